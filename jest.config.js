@@ -1,0 +1,30 @@
+const jestJupyterLab = require('@jupyterlab/testutils/lib/jest-config');
+
+const esModules = [
+  '@codemirror',
+  '@jupyter/ydoc',
+  '@jupyterlab/',
+  '@lumino/',
+  'lib0',
+  'nanoid',
+  'vscode-ws-jsonrpc',
+  'y-protocols',
+  'y-websocket',
+  'yjs',
+  'read-excel-file',
+  'unzipper-esm',
+  'saxen',
+  'fflate',
+  'worker-f'
+].join('|');
+
+const baseConfig = jestJupyterLab(__dirname);
+
+module.exports = {
+  ...baseConfig,
+  automock: false,
+  reporters: ['default'],
+  testRegex: 'test/.*\\.spec\\.ts$',
+  testPathIgnorePatterns: ['/lib/', '/node_modules/', '/ui-tests/'],
+  transformIgnorePatterns: [`/node_modules/(?!${esModules}).+`]
+};

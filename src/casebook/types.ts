@@ -1,0 +1,138 @@
+/**
+ * Shared types of the casebook layer: what a JunoBench casebook is made of.
+ *
+ * Pure data; no DOM, no JupyterLab application, no Node-only modules.
+ */
+
+/** The library a case belongs to, derived from the case name prefix. */
+export type Library =
+  | 'NBspecific'
+  | 'tensorflow'
+  | 'torch'
+  | 'torchvision'
+  | 'sklearn'
+  | 'numpy'
+  | 'pandas'
+  | 'matplotlib'
+  | 'seaborn'
+  | 'statsmodels'
+  | 'lightgbm'
+  | 'unknown';
+
+/** A dataset the case's notebook reads, as credited in the descriptor. */
+export interface IDataset {
+  /** Dataset title. */
+  title: string;
+  /** Licence name. */
+  license: string;
+  /** Where the dataset is published. */
+  url: string;
+}
+
+/** One row of `benchmark_desc.xlsx`, parsed. */
+export interface IDescriptorRow {
+  /** `nb_name`: the case name, e.g. `pandas_3`. */
+  name: string;
+  /** `eid`: the recorded error id. */
+  eid: string;
+  /** `ename`: recorded exception name as the descriptor spells it (often lower case). */
+  ename: string;
+  /** `evalue`: recorded exception message. */
+  evalue: string;
+  /** `traceback`: the recorded traceback lines with ANSI codes removed. */
+  traceback: string[];
+  /** `label_root_cause`. */
+  rootCause: string;
+  /** `label_refined_exp_type`: the refined crash type. */
+  crashType: string;
+  /** `label_ML_pipeline`: the ML pipeline stage. */
+  pipelineStage: string;
+  /** `label_if_ML_bug`. */
+  mlBug: string;
+  /** `DatasetTitle_n`, `DatasetLicenseName_n`, `DatasetUrl_n` for the non-empty n. */
+  datasets: IDataset[];
+  /** `NotebookUrl`. */
+  notebookUrl: string;
+  /** 1-based spreadsheet row the case came from (header is row 1). */
+  row: number;
+}
+
+/** Which files of a case folder are present. */
+export interface ICaseFiles {
+  /** Casebook-relative folder path of the case, or null when no folder was found. */
+  folder: string | null;
+  /** `<case>.ipynb`, the original notebook. */
+  original: boolean;
+  /** `<case>_reproduced.ipynb`. */
+  reproduced: boolean;
+  /** `<case>_fixed.ipynb`. */
+  fixed: boolean;
+  /** `README.md`. */
+  readme: boolean;
+  /** Casebook-relative paths of the other files in the folder (data), recursively. */
+  data: string[];
+}
+
+/** A case of the casebook: descriptor row, derived labels, diagnosis and file status. */
+export interface ICase extends IDescriptorRow {
+  /** Library derived from the name prefix. */
+  library: Library;
+  /** True for notebook-specific cases (library NBspecific or root cause "NB specific"). */
+  notebookSpecific: boolean;
+  /** The written diagnosis, when the casebook ships one. */
+  diagnosis: string | null;
+  /** Which files are present. */
+  files: ICaseFiles;
+  /** Human-readable markers of what is missing or wrong with this case (empty when complete). */
+  problems: string[];
+}
+
+/** A problem found while loading a casebook; never fatal for the other cases. */
+export interface ICasebookProblem {
+  /** Casebook-relative file the problem is in (e.g. `benchmark_desc.xlsx`). */
+  file: string;
+  /** The case concerned, when there is one. */
+  case?: string;
+  /** What is wrong, in one sentence. */
+  message: string;
+  /** `error`: something was skipped; `warning`: loaded anyway. */
+  severity: 'error' | 'warning';
+}
+
+/** A loaded casebook. */
+export interface ICasebook {
+  /** Display name (the folder name). */
+  name: string;
+  /** Root path as given to the loader. */
+  root: string;
+  /** The cases, in descriptor order. */
+  cases: ICase[];
+  /** Problems met while loading. */
+  problems: ICasebookProblem[];
+  /** Whether a diagnoses file was found and read. */
+  hasDiagnoses: boolean;
+}
+
+/** A directory entry as a casebook source reports it. */
+export interface ISourceEntry {
+  /** Base name. */
+  name: string;
+  /** Entry kind. */
+  type: 'file' | 'directory';
+}
+
+/**
+ * Read-only access to a casebook's files, by casebook-relative POSIX paths
+ * ('' is the root). Implemented over the Jupyter Contents API (browser) and
+ * over the file system (Node CLI).
+ */
+export interface ICasebookSource {
+  /** A display name for the casebook root. */
+  readonly rootName: string;
+  /** List a directory; resolves null when it does not exist. */
+  list(path: string): Promise<ISourceEntry[] | null>;
+  /** Read a file's bytes; rejects when missing or unreadable. */
+  readBinary(path: string): Promise<ArrayBuffer>;
+  /** Read a text file; rejects when missing or unreadable. */
+  readText(path: string): Promise<string>;
+}
