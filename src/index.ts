@@ -1,4 +1,14 @@
+/**
+ * jupyterlab-junobench: the plugin list.
+ */
 import type { JupyterFrontEndPlugin } from '@jupyterlab/application';
 
-const plugins: JupyterFrontEndPlugin<any>[] = [];
+import { casebookPlugin } from './plugins/casebook';
+import { panelPlugin } from './plugins/panel';
+import { replayPlugin } from './plugins/replay';
+
+export * from './tokens';
+
+const plugins: JupyterFrontEndPlugin<unknown>[] = [casebookPlugin, replayPlugin, panelPlugin];
+
 export default plugins;

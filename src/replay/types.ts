@@ -42,7 +42,7 @@ export interface IPlanStep {
   codeCellIndex: number;
   /** The recorded execution count, or null in a top-to-bottom plan for cells that had none. */
   executionCount: number | null;
-  /** The code to send to the kernel, with the `[reexecute]` marker line stripped. */
+  /** The code to send to the kernel, with the `[reexecute]` marker stripped (see `stripMarkers`). */
   source: string;
   /** 1 for the first run, 2 for the repeated run of a `[reexecute]` cell. */
   run: 1 | 2;
@@ -62,7 +62,7 @@ export interface ITarget {
   evalue: string;
   /** Recorded traceback, ANSI codes removed. */
   traceback: string[];
-  /** 1-based line in the target cell where the crash happened, when the traceback says. */
+  /** 1-based crash line in the target cell's stored source (markers included; see `lineAfterStrip`), when the traceback says. */
   line: number | null;
 }
 
@@ -74,4 +74,73 @@ export interface IReplayPlan {
   steps: IPlanStep[];
   /** The crashing cell, or null when the notebook holds no error output. */
   target: ITarget | null;
+}
+
+/** An exception as a name and a message, recorded or observed. */
+export interface ICrashSignature {
+  /** Exception name, bare (`ValueError`) or qualified (`sklearn.exceptions.NotFittedError`). */
+  ename: string;
+  /** Exception message. */
+  evalue: string;
+}
+
+/**
+ * How an observed crash compares with the recorded one: same exception and
+ * message, same exception with another message, or another exception.
+ */
+export type CrashMatch =
+  | 'as-recorded'
+  | 'same-exception-different-message'
+  | 'different-exception';
+
+/** Where one step of a plan stands against the document order. */
+export interface IOrderEntry {
+  /** Index of the step in the plan. */
+  stepIndex: number;
+  /** Index of the cell among all cells. */
+  cellIndex: number;
+  /** Index of the cell among code cells. */
+  codeCellIndex: number;
+  /** The step's recorded execution count, if any. */
+  executionCount: number | null;
+  /** 1 for the first run, 2 for the repeated run of a `[reexecute]` cell. */
+  run: 1 | 2;
+  /** True when this step runs the target cell. */
+  isTarget: boolean;
+  /** 0-based rank of the cell among the plan's distinct cells taken in document order. */
+  documentPosition: number;
+  /** The cell runs before some cell that sits above it in the document (it ran "ahead"). */
+  runsAhead: boolean;
+  /** The cell runs after some cell that sits below it in the document (it ran "behind"). */
+  runsBehind: boolean;
+}
+
+/** A plan's run order compared with the document order, step by step. */
+export interface IOrderComparison {
+  /** One entry per plan step, in run order. */
+  entries: IOrderEntry[];
+  /** True when no step runs before a cell above it (runs of the same cell may repeat). */
+  inDocumentOrder: boolean;
+  /** Number of distinct cells that run ahead of a cell above them. */
+  cellsAhead: number;
+  /** Number of distinct cells that run behind a cell below them. */
+  cellsBehind: number;
+}
+
+/** Counts about a plan for a timeline header. */
+export interface IPlanSummary {
+  /** The plan's kind. */
+  kind: IReplayPlan['kind'];
+  /** Number of steps (kernel executions). */
+  steps: number;
+  /** Number of distinct cells that run. */
+  cells: number;
+  /** Code-cell indices of cells that run twice in a row (`[reexecute]`). */
+  reexecuted: number[];
+  /** Index of the first step that runs the target, or null without a target. */
+  targetStep: number | null;
+  /** Steps planned after the last target step (they matter once the crash is fixed). */
+  stepsAfterTarget: number;
+  /** Whether the run order follows the document order. */
+  inDocumentOrder: boolean;
 }

@@ -1,0 +1,95 @@
+"""REST handlers of the JunoBench server extension, under ``<base_url>junobench/``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jupyter_server.auth.decorator import authorized
+from jupyter_server.base.handlers import APIHandler
+from jupyter_server.utils import url_path_join
+from tornado import web
+
+from .casebook import DemoFolderConflict, bundled_casebook, ensure_demo_copy
+
+if TYPE_CHECKING:
+    from tornado.web import Application
+
+    from .config import JunobenchExtension
+
+
+class _JunobenchHandler(APIHandler):
+    """Base handler holding the extension's settings object."""
+
+    extension: JunobenchExtension
+
+    def initialize(self, extension: JunobenchExtension) -> None:  # type: ignore[override]
+        """Keep the extension settings passed at registration."""
+        self.extension = extension
+
+
+class InfoHandler(_JunobenchHandler):
+    """``GET /junobench/info``: version and effective settings."""
+
+    @web.authenticated
+    def get(self) -> None:
+        """Return ``{"version", "tcp_nodelay", "demo_folder", "demo_available"}``."""
+        from . import __version__
+
+        ext = self.extension
+        self.finish(
+            json.dumps(
+                {
+                    "version": __version__,
+                    "tcp_nodelay": bool(ext.nodelay_active),
+                    "demo_folder": ext.demo_folder,
+                    "demo_available": bundled_casebook(ext.demo_source) is not None,
+                }
+            )
+        )
+
+
+class DemoCasebookHandler(_JunobenchHandler):
+    """``GET|POST /junobench/demo-casebook``: ensure the demo copy exists under the root."""
+
+    auth_resource = "contents"
+
+    @web.authenticated
+    @authorized("write", resource="contents")
+    async def get(self) -> None:
+        """Copy the bundled casebook if absent; return ``{"path", "created", "cases"}``."""
+        ext = self.extension
+        source = bundled_casebook(ext.demo_source)
+        if source is None:
+            raise web.HTTPError(404, "No demo casebook is bundled with jupyterlab_junobench.")
+        root = Path(getattr(self.contents_manager, "root_dir", None) or self.settings["server_root_dir"])
+        loop = asyncio.get_running_loop()
+        try:
+            copy = await loop.run_in_executor(
+                None, ensure_demo_copy, source, root.expanduser(), ext.demo_folder
+            )
+        except DemoFolderConflict as err:
+            raise web.HTTPError(409, str(err)) from err
+        except OSError as err:
+            raise web.HTTPError(
+                500, f"Could not copy the demo casebook into the server root: {err}"
+            ) from err
+        self.finish(json.dumps({"path": copy.path, "created": copy.created, "cases": copy.cases}))
+
+    # POST does the same; it exists for callers that want XSRF-checked requests.
+    post = get
+
+
+def setup_handlers(web_app: Application, extension: JunobenchExtension) -> None:
+    """Register the ``junobench/*`` routes under the server's base URL."""
+    base_url: str = web_app.settings.get("base_url", "/")
+    kwargs: dict[str, Any] = {"extension": extension}
+    web_app.add_handlers(
+        ".*$",
+        [
+            (url_path_join(base_url, "junobench", "info"), InfoHandler, kwargs),
+            (url_path_join(base_url, "junobench", "demo-casebook"), DemoCasebookHandler, kwargs),
+        ],
+    )

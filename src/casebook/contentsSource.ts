@@ -1,0 +1,139 @@
+/**
+ * A casebook source over the Jupyter Contents API.
+ */
+
+import type { Contents } from '@jupyterlab/services';
+
+import { basename, joinSafe } from './paths';
+import type { ICasebookSource, ISourceEntry } from './types';
+
+/**
+ * Read-only casebook access through a `Contents.IManager`, confined to one root
+ * folder of the server.
+ */
+export class ContentsCasebookSource implements ICasebookSource {
+  /**
+   * Create a source over `contents`, rooted at `root` (a server path).
+   */
+  constructor(options: ContentsCasebookSource.IOptions) {
+    this._contents = options.contents;
+    this._root = options.root;
+    this.rootName = options.rootName ?? (basename(options.root) || '/');
+  }
+
+  /** A display name for the casebook root. */
+  readonly rootName: string;
+
+  /** The server path the source is confined to. */
+  get root(): string {
+    return this._root;
+  }
+
+  /**
+   * List a casebook-relative folder; null when it does not exist (404) or is
+   * not a folder.
+   */
+  async list(path: string): Promise<ISourceEntry[] | null> {
+    let model: Contents.IModel;
+    try {
+      model = await this._contents.get(this.resolve(path), { content: true });
+    } catch (error) {
+      if (Private.isNotFound(error)) {
+        return null;
+      }
+      throw error;
+    }
+    if (model.type !== 'directory' || !Array.isArray(model.content)) {
+      return null;
+    }
+    return (model.content as Contents.IModel[]).map(child => ({
+      name: child.name,
+      type: child.type === 'directory' ? 'directory' : 'file'
+    }));
+  }
+
+  /**
+   * Read a casebook-relative file's bytes (fetched as base64).
+   */
+  async readBinary(path: string): Promise<ArrayBuffer> {
+    const model = await this._contents.get(this.resolve(path), {
+      content: true,
+      format: 'base64',
+      type: 'file'
+    });
+    if (typeof model.content !== 'string') {
+      throw new Error(`${path} has no base64 content.`);
+    }
+    return Private.decodeBase64(model.content);
+  }
+
+  /**
+   * Read a casebook-relative text file.
+   */
+  async readText(path: string): Promise<string> {
+    const model = await this._contents.get(this.resolve(path), {
+      content: true,
+      format: 'text',
+      type: 'file'
+    });
+    if (typeof model.content !== 'string') {
+      throw new Error(`${path} has no text content.`);
+    }
+    return model.content;
+  }
+
+  /**
+   * The server path of a casebook-relative path; throws for unsafe paths.
+   */
+  resolve(path: string): string {
+    return joinSafe(this._root, path);
+  }
+
+  private readonly _contents: Contents.IManager;
+  private readonly _root: string;
+}
+
+/**
+ * Options of ContentsCasebookSource.
+ */
+export namespace ContentsCasebookSource {
+  /**
+   * How to build a ContentsCasebookSource.
+   */
+  export interface IOptions {
+    /** The contents manager to read through. */
+    contents: Contents.IManager;
+    /** Server path of the casebook folder ('' for the server root). */
+    root: string;
+    /** Display name; the root's base name by default. */
+    rootName?: string;
+  }
+}
+
+/**
+ * Non-exported helpers.
+ */
+namespace Private {
+  /**
+   * Whether a contents error is a 404 (ServerConnection.ResponseError or alike).
+   */
+  export function isNotFound(error: unknown): boolean {
+    if (typeof error !== 'object' || error === null) {
+      return false;
+    }
+    const response = (error as { response?: { status?: unknown } }).response;
+    return response?.status === 404;
+  }
+
+  /**
+   * Decode base64 (whitespace tolerated) to bytes without Node's Buffer.
+   */
+  export function decodeBase64(text: string): ArrayBuffer {
+    const binary = atob(text.replace(/\s+/g, ''));
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) {
+      bytes[i] = binary.charCodeAt(i);
+    }
+    return bytes.buffer;
+  }
+}

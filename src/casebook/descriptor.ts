@@ -1,0 +1,249 @@
+/**
+ * Parsing of the benchmark descriptor, `benchmark_desc.xlsx`.
+ */
+
+import { isSafeName } from './paths';
+import { parseTracebackCell } from './traceback';
+import type { ICasebookProblem, IDataset, IDescriptorRow } from './types';
+import { headerIndex, readWorkbook } from './workbook';
+import type { ITextSheet } from './workbook';
+
+/** The descriptor's default file name, at the casebook root. */
+export const DESCRIPTOR_FILE = 'benchmark_desc.xlsx';
+
+/** Columns a descriptor cannot do without. */
+export const REQUIRED_DESCRIPTOR_COLUMNS: readonly string[] = [
+  'nb_name',
+  'ename',
+  'evalue'
+];
+
+/** Every column the descriptor format knows (dataset columns may go past `_2`). */
+export const KNOWN_DESCRIPTOR_COLUMNS: readonly string[] = [
+  'nb_name',
+  'eid',
+  'ename',
+  'evalue',
+  'traceback',
+  'label_root_cause',
+  'label_refined_exp_type',
+  'label_ML_pipeline',
+  'label_if_ML_bug',
+  'DatasetTitle_1',
+  'DatasetTitle_2',
+  'DatasetLicenseName_1',
+  'DatasetLicenseName_2',
+  'DatasetUrl_1',
+  'DatasetUrl_2',
+  'NotebookUrl'
+];
+
+/** The parsed descriptor: its accepted rows and what was wrong. */
+export interface IDescriptorParse {
+  /** Accepted rows, in sheet order. */
+  rows: IDescriptorRow[];
+  /** Problems met; rejected rows are named here. */
+  problems: ICasebookProblem[];
+}
+
+/**
+ * Parse `benchmark_desc.xlsx` bytes into descriptor rows; never throws, and a
+ * bad row never stops the others.
+ */
+export async function parseDescriptor(
+  bytes: ArrayBuffer,
+  file: string = DESCRIPTOR_FILE
+): Promise<IDescriptorParse> {
+  const read = await readWorkbook(bytes, file);
+  if (!read.ok) {
+    return { rows: [], problems: [read.problem] };
+  }
+  const sheet =
+    read.sheets.find(candidate =>
+      (candidate.rows[Private.headerRow(candidate)] ?? []).some(
+        title => title.trim().toLowerCase() === 'nb_name'
+      )
+    ) ?? read.sheets[0];
+  if (!sheet || Private.headerRow(sheet) >= sheet.rows.length) {
+    return {
+      rows: [],
+      problems: [
+        {
+          file,
+          message: `${file} has no header row (expected columns ${REQUIRED_DESCRIPTOR_COLUMNS.join(', ')}).`,
+          severity: 'error'
+        }
+      ]
+    };
+  }
+  return Private.parseSheet(sheet, file);
+}
+
+/**
+ * Non-exported helpers.
+ */
+namespace Private {
+  /**
+   * Known columns keyed by lower-case name.
+   */
+  const KNOWN = new Set(
+    KNOWN_DESCRIPTOR_COLUMNS.map(column => column.toLowerCase())
+  );
+
+  /**
+   * Dataset credit columns with any index.
+   */
+  const DATASET_COLUMN = /^dataset(title|licensename|url)_(\d+)$/;
+
+  /**
+   * The index of the header: the first row with any non-empty cell.
+   */
+  export function headerRow(sheet: ITextSheet): number {
+    const index = sheet.rows.findIndex(row => row.some(cell => cell !== ''));
+    return index < 0 ? sheet.rows.length : index;
+  }
+
+  /**
+   * Parse the descriptor sheet once it has been chosen.
+   */
+  export function parseSheet(
+    sheet: ITextSheet,
+    file: string
+  ): IDescriptorParse {
+    const problems: ICasebookProblem[] = [];
+    const headerAt = headerRow(sheet);
+    const header = sheet.rows[headerAt];
+    const { columns, duplicates } = headerIndex(header);
+    const missing = REQUIRED_DESCRIPTOR_COLUMNS.filter(
+      column => !columns.has(column)
+    );
+    if (missing.length > 0) {
+      return {
+        rows: [],
+        problems: [
+          {
+            file,
+            message: `${file} (sheet "${sheet.name}") is missing the required column(s) ${missing.join(', ')}; no case was read from it.`,
+            severity: 'error'
+          }
+        ]
+      };
+    }
+    const unknown = header
+      .map(title => title.trim())
+      .filter(
+        title =>
+          title !== '' &&
+          !KNOWN.has(title.toLowerCase()) &&
+          !DATASET_COLUMN.test(title.toLowerCase())
+      );
+    if (unknown.length > 0) {
+      problems.push({
+        file,
+        message: `${file} has unknown column(s) ${unknown.join(', ')}; they were ignored.`,
+        severity: 'warning'
+      });
+    }
+    if (duplicates.length > 0) {
+      problems.push({
+        file,
+        message: `${file} repeats the column(s) ${duplicates.join(', ')}; the first of each was used.`,
+        severity: 'warning'
+      });
+    }
+
+    const datasetIndices = [...columns.keys()]
+      .map(key => DATASET_COLUMN.exec(key))
+      .filter((match): match is RegExpExecArray => match !== null)
+      .map(match => Number(match[2]));
+    const datasetNumbers = [...new Set(datasetIndices)].sort((a, b) => a - b);
+
+    const rows: IDescriptorRow[] = [];
+    const seen = new Map<string, number>();
+    for (let index = headerAt + 1; index < sheet.rows.length; index++) {
+      const cells = sheet.rows[index];
+      const rowNumber = index + 1;
+      const get = (column: string): string => {
+        const at = columns.get(column.toLowerCase());
+        return at === undefined ? '' : (cells[at] ?? '');
+      };
+      const name = get('nb_name');
+      if (name === '') {
+        if (cells.some(cell => cell !== '')) {
+          problems.push({
+            file,
+            message: `${file} row ${rowNumber} has no nb_name; the row was skipped.`,
+            severity: 'error'
+          });
+        }
+        continue;
+      }
+      if (!isSafeName(name)) {
+        problems.push({
+          file,
+          case: name,
+          message: `${file} row ${rowNumber}: case name ${JSON.stringify(name)} is unsafe (only letters, digits, "_", "." and "-" are allowed, and no ".."); the row was skipped.`,
+          severity: 'error'
+        });
+        continue;
+      }
+      const firstRow = seen.get(name);
+      if (firstRow !== undefined) {
+        problems.push({
+          file,
+          case: name,
+          message: `${file} row ${rowNumber}: case name "${name}" repeats row ${firstRow}; row ${rowNumber} was skipped.`,
+          severity: 'error'
+        });
+        continue;
+      }
+      seen.set(name, rowNumber);
+
+      const traceback = parseTracebackCell(get('traceback'));
+      if (traceback.warning) {
+        problems.push({
+          file,
+          case: name,
+          message: `${file} row ${rowNumber} (${name}): ${traceback.warning}.`,
+          severity: 'warning'
+        });
+      }
+      rows.push({
+        name,
+        eid: get('eid'),
+        ename: get('ename'),
+        evalue: get('evalue'),
+        traceback: traceback.lines,
+        rootCause: get('label_root_cause'),
+        crashType: get('label_refined_exp_type'),
+        pipelineStage: get('label_ML_pipeline'),
+        mlBug: get('label_if_ML_bug'),
+        datasets: datasets(get, datasetNumbers),
+        notebookUrl: get('NotebookUrl'),
+        row: rowNumber
+      });
+    }
+    return { rows, problems };
+  }
+
+  /**
+   * The dataset credits of a row, for each index with any non-empty field.
+   */
+  function datasets(
+    get: (column: string) => string,
+    numbers: number[]
+  ): IDataset[] {
+    const out: IDataset[] = [];
+    for (const n of numbers) {
+      const dataset = {
+        title: get(`DatasetTitle_${n}`),
+        license: get(`DatasetLicenseName_${n}`),
+        url: get(`DatasetUrl_${n}`)
+      };
+      if (dataset.title || dataset.license || dataset.url) {
+        out.push(dataset);
+      }
+    }
+    return out;
+  }
+}

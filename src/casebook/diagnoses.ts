@@ -1,0 +1,101 @@
+/**
+ * Parsing of the written diagnoses, `diagnoses.xlsx`.
+ */
+
+import type { ICasebookProblem } from './types';
+import { headerIndex, readWorkbook } from './workbook';
+
+/** The diagnoses file's default name, beside the descriptor. */
+export const DIAGNOSES_FILE = 'diagnoses.xlsx';
+
+/** The parsed diagnoses: the text per case name, and what was wrong. */
+export interface IDiagnosesParse {
+  /** Diagnosis text keyed by case name (`pandas_3`). */
+  byCase: Map<string, string>;
+  /** Problems met. */
+  problems: ICasebookProblem[];
+}
+
+/**
+ * Parse `diagnoses.xlsx` bytes: sheet `Ground_truth` (or the first sheet with an
+ * `instance` column), one diagnosis per `<case>_reproduced` row; `_fixed` rows
+ * and empty diagnoses are ignored; never throws.
+ */
+export async function parseDiagnoses(
+  bytes: ArrayBuffer,
+  file: string = DIAGNOSES_FILE
+): Promise<IDiagnosesParse> {
+  const byCase = new Map<string, string>();
+  const problems: ICasebookProblem[] = [];
+  const read = await readWorkbook(bytes, file);
+  if (!read.ok) {
+    return { byCase, problems: [read.problem] };
+  }
+  const hasInstance = (rows: string[][]): boolean =>
+    (rows[0] ?? []).some(title => title.trim().toLowerCase() === 'instance');
+  const sheet =
+    read.sheets.find(
+      candidate =>
+        candidate.name.trim().toLowerCase() === 'ground_truth' &&
+        hasInstance(candidate.rows)
+    ) ?? read.sheets.find(candidate => hasInstance(candidate.rows));
+  if (!sheet) {
+    problems.push({
+      file,
+      message: `${file} has no sheet with an "instance" column; no diagnosis was read.`,
+      severity: 'error'
+    });
+    return { byCase, problems };
+  }
+  const { columns } = headerIndex(sheet.rows[0]);
+  const instanceAt = columns.get('instance') as number;
+  const diagnosisAt = columns.get('diagnosis');
+  if (diagnosisAt === undefined) {
+    problems.push({
+      file,
+      message: `${file} (sheet "${sheet.name}") has no "diagnosis" column; no diagnosis was read.`,
+      severity: 'error'
+    });
+    return { byCase, problems };
+  }
+  const firstRow = new Map<string, number>();
+  for (let index = 1; index < sheet.rows.length; index++) {
+    const cells = sheet.rows[index];
+    const instance = cells[instanceAt] ?? '';
+    const diagnosis = cells[diagnosisAt] ?? '';
+    const name = Private.caseOf(instance);
+    if (name === null || diagnosis === '') {
+      continue;
+    }
+    const first = firstRow.get(name);
+    if (first !== undefined) {
+      problems.push({
+        file,
+        case: name,
+        message: `${file} row ${index + 1}: a second diagnosis for "${name}" (first at row ${first}) was ignored.`,
+        severity: 'warning'
+      });
+      continue;
+    }
+    firstRow.set(name, index + 1);
+    byCase.set(name, diagnosis);
+  }
+  return { byCase, problems };
+}
+
+/**
+ * Non-exported helpers.
+ */
+namespace Private {
+  /**
+   * The case an `instance` names: `pandas_3_reproduced` and `pandas_3` give
+   * `pandas_3`; `_fixed` rows and empty cells give null.
+   */
+  export function caseOf(instance: string): string | null {
+    const text = instance.trim();
+    if (text === '' || /_fixed$/i.test(text)) {
+      return null;
+    }
+    return text.replace(/_reproduced$/i, '');
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * The casebook layer: parsing JunoBench's descriptor and diagnoses, finding case
+ * folders, and searching the catalogue. Pure logic; no DOM, no Node-only modules.
+ */
+
+export * from './types';
+export * from './paths';
+export * from './library';
+export * from './traceback';
+export * from './descriptor';
+export * from './diagnoses';
+export * from './loader';
+export * from './filter';
+export * from './contentsSource';

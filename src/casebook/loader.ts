@@ -1,0 +1,554 @@
+/**
+ * Loading a casebook: the descriptor, the optional diagnoses and the case
+ * folders, all read through an ICasebookSource.
+ */
+
+import { DESCRIPTOR_FILE, parseDescriptor } from './descriptor';
+import { DIAGNOSES_FILE, parseDiagnoses } from './diagnoses';
+import { libraryOf } from './library';
+import { isSafeName, joinSafe } from './paths';
+import type {
+  ICase,
+  ICasebook,
+  ICasebookProblem,
+  ICasebookSource,
+  ICaseFiles,
+  IDescriptorRow,
+  ISourceEntry
+} from './types';
+
+/** Folder under the casebook root that holds the case folders. */
+export const BENCHMARK_FOLDER = 'benchmark';
+
+/** Case marker for a descriptor row without a case folder. */
+export const MARKER_FOLDER_NOT_FOUND = 'case folder not found';
+
+/** Case marker for a case folder without a descriptor row. */
+export const MARKER_NOT_IN_DESCRIPTOR = 'not in the descriptor';
+
+/** Case marker for a folder without `<case>_reproduced.ipynb`. */
+export const MARKER_NO_REPRODUCED = 'missing reproduced notebook';
+
+/** Case marker for a folder without `<case>_fixed.ipynb`. */
+export const MARKER_NO_FIXED = 'missing fixed notebook';
+
+/** Case marker for a folder without `README.md`. */
+export const MARKER_NO_README = 'missing README.md';
+
+/** Case marker for a folder with no input data files. */
+export const MARKER_NO_DATA = 'no data files';
+
+/**
+ * Load a casebook through `source`: never throws for bad content (problems are
+ * reported in the result and as case markers), and never reads a path built
+ * from an unsafe name.
+ */
+export async function loadCasebook(
+  source: ICasebookSource,
+  options: loadCasebook.IOptions = {}
+): Promise<ICasebook> {
+  const root = options.root ?? '';
+  // The root is the caller's; reject one that climbs out of the source.
+  const rootPath = joinSafe('', root);
+  const loader = new Private.Loader(source, rootPath, {
+    maxDepth: options.maxDepth ?? loadCasebook.DEFAULT_MAX_DEPTH,
+    maxEntries: options.maxEntries ?? loadCasebook.DEFAULT_MAX_ENTRIES,
+    concurrency: Math.max(1, options.concurrency ?? 8)
+  });
+  const { cases, problems, hasDiagnoses } = await loader.load();
+  return { name: source.rootName, root, cases, problems, hasDiagnoses };
+}
+
+/**
+ * Options and defaults of loadCasebook.
+ */
+export namespace loadCasebook {
+  /**
+   * How to load a casebook.
+   */
+  export interface IOptions {
+    /**
+     * Source-relative folder of the casebook ('' by default); case paths in the
+     * result are relative to it.
+     */
+    root?: string;
+    /** How many folder levels below a case folder are listed. */
+    maxDepth?: number;
+    /** How many data files of one case are listed at most. */
+    maxEntries?: number;
+    /** How many case folders are scanned at once. */
+    concurrency?: number;
+  }
+
+  /** Default `maxDepth`. */
+  export const DEFAULT_MAX_DEPTH = 4;
+
+  /** Default `maxEntries`. */
+  export const DEFAULT_MAX_ENTRIES = 500;
+}
+
+/**
+ * Non-exported helpers.
+ */
+namespace Private {
+  /**
+   * Resolved loader settings.
+   */
+  export interface ISettings {
+    maxDepth: number;
+    maxEntries: number;
+    concurrency: number;
+  }
+
+  /**
+   * What a loader produces.
+   */
+  export interface IResult {
+    cases: ICase[];
+    problems: ICasebookProblem[];
+    hasDiagnoses: boolean;
+  }
+
+  /**
+   * The files and markers found for one case folder.
+   */
+  interface IScan {
+    files: ICaseFiles;
+    markers: string[];
+  }
+
+  /**
+   * Root-level folders that look like case folders (`pandas_3`).
+   */
+  const CASE_FOLDER = /^[A-Za-z][A-Za-z0-9]*_\d+$/;
+
+  /**
+   * One load of one casebook.
+   */
+  export class Loader {
+    constructor(
+      private readonly source: ICasebookSource,
+      private readonly rootPath: string,
+      private readonly settings: ISettings
+    ) {}
+
+    /**
+     * Load everything.
+     */
+    async load(): Promise<IResult> {
+      const rootEntries = await this.list('', DESCRIPTOR_FILE);
+      if (rootEntries === null) {
+        this.problems.push({
+          file: '',
+          message: `The casebook folder ${this.displayRoot()} was not found.`,
+          severity: 'error'
+        });
+        return { cases: [], problems: this.problems, hasDiagnoses: false };
+      }
+      const rows = await this.readDescriptor(rootEntries);
+      const diagnoses = await this.readDiagnoses(rootEntries);
+      const folders = await this.findFolders(rootEntries, rows);
+
+      const described = new Set(rows.map(row => row.name));
+      const cases = await mapLimit(rows, this.settings.concurrency, row =>
+        this.makeCase(row, folders.get(row.name) ?? null, diagnoses, [])
+      );
+      const orphanNames = [...folders.keys()]
+        .filter(name => !described.has(name))
+        .sort(naturalCompare);
+      const orphans = await mapLimit(
+        orphanNames,
+        this.settings.concurrency,
+        name =>
+          this.makeCase(
+            emptyRow(name),
+            folders.get(name) ?? null,
+            diagnoses,
+            [MARKER_NOT_IN_DESCRIPTOR]
+          )
+      );
+      if (diagnoses) {
+        const known = new Set([...described, ...orphanNames]);
+        const strays = [...diagnoses.keys()].filter(name => !known.has(name));
+        if (strays.length > 0) {
+          const shown = strays.slice(0, 10).join(', ');
+          const more = strays.length > 10 ? ` and ${strays.length - 10} more` : '';
+          this.problems.push({
+            file: DIAGNOSES_FILE,
+            message: `${DIAGNOSES_FILE} has diagnoses for case(s) that are not in the casebook: ${shown}${more}.`,
+            severity: 'warning'
+          });
+        }
+      }
+      return {
+        cases: [...cases, ...orphans],
+        problems: this.problems,
+        hasDiagnoses: diagnoses !== null
+      };
+    }
+
+    /**
+     * Read and parse the descriptor, reporting when it is absent or unreadable.
+     */
+    private async readDescriptor(
+      rootEntries: ISourceEntry[]
+    ): Promise<IDescriptorRow[]> {
+      if (!hasFile(rootEntries, DESCRIPTOR_FILE)) {
+        this.problems.push({
+          file: DESCRIPTOR_FILE,
+          message: `No ${DESCRIPTOR_FILE} in ${this.displayRoot()}; only the case folders found are listed.`,
+          severity: 'error'
+        });
+        return [];
+      }
+      const bytes = await this.readBinary(DESCRIPTOR_FILE);
+      if (bytes === null) {
+        return [];
+      }
+      const parsed = await parseDescriptor(bytes, DESCRIPTOR_FILE);
+      this.problems.push(...parsed.problems);
+      return parsed.rows;
+    }
+
+    /**
+     * Read and parse the optional diagnoses; null when absent or unusable.
+     */
+    private async readDiagnoses(
+      rootEntries: ISourceEntry[]
+    ): Promise<Map<string, string> | null> {
+      if (!hasFile(rootEntries, DIAGNOSES_FILE)) {
+        return null;
+      }
+      const bytes = await this.readBinary(DIAGNOSES_FILE);
+      if (bytes === null) {
+        return null;
+      }
+      const parsed = await parseDiagnoses(bytes, DIAGNOSES_FILE);
+      this.problems.push(...parsed.problems);
+      return parsed.problems.some(problem => problem.severity === 'error')
+        ? null
+        : parsed.byCase;
+    }
+
+    /**
+     * Map case names to their folders: `benchmark/<case>` first, then
+     * `<case>` at the root (only for described names or case-like names).
+     */
+    private async findFolders(
+      rootEntries: ISourceEntry[],
+      rows: IDescriptorRow[]
+    ): Promise<Map<string, string>> {
+      const folders = new Map<string, string>();
+      if (hasDirectory(rootEntries, BENCHMARK_FOLDER)) {
+        const entries = await this.list(BENCHMARK_FOLDER, BENCHMARK_FOLDER);
+        for (const entry of entries ?? []) {
+          if (entry.type !== 'directory' || entry.name.startsWith('.')) {
+            continue;
+          }
+          if (!isSafeName(entry.name)) {
+            this.problems.push({
+              file: `${BENCHMARK_FOLDER}/`,
+              message: `The folder ${JSON.stringify(`${BENCHMARK_FOLDER}/${entry.name}`)} has an unsafe name and was skipped.`,
+              severity: 'warning'
+            });
+            continue;
+          }
+          folders.set(entry.name, `${BENCHMARK_FOLDER}/${entry.name}`);
+        }
+      }
+      const described = new Set(rows.map(row => row.name));
+      for (const entry of rootEntries) {
+        if (
+          entry.type === 'directory' &&
+          !folders.has(entry.name) &&
+          isSafeName(entry.name) &&
+          (described.has(entry.name) || CASE_FOLDER.test(entry.name))
+        ) {
+          folders.set(entry.name, entry.name);
+        }
+      }
+      return folders;
+    }
+
+    /**
+     * Build one case from its row and folder.
+     */
+    private async makeCase(
+      row: IDescriptorRow,
+      folder: string | null,
+      diagnoses: Map<string, string> | null,
+      markers: string[]
+    ): Promise<ICase> {
+      const scan: IScan =
+        folder === null
+          ? { files: noFiles(), markers: [MARKER_FOLDER_NOT_FOUND] }
+          : await this.scan(row.name, folder);
+      const library = libraryOf(row.name);
+      return {
+        ...row,
+        library,
+        notebookSpecific:
+          library === 'NBspecific' || /nb[\s_-]*specific/i.test(row.rootCause),
+        diagnosis: diagnoses?.get(row.name) ?? null,
+        files: scan.files,
+        problems: [...markers, ...scan.markers]
+      };
+    }
+
+    /**
+     * List a case folder (recursively, within the limits) and classify its files.
+     */
+    private async scan(name: string, folder: string): Promise<IScan> {
+      const files: ICaseFiles = { ...noFiles(), folder };
+      const markers: string[] = [];
+      const { maxDepth, maxEntries } = this.settings;
+      let tooDeep = false;
+      let tooMany = false;
+      // Whether the case folder itself could not be listed.
+      let unlisted = false;
+      // Breadth-first, so a cap keeps the shallow files.
+      let level: string[] = [folder];
+      for (let depth = 0; level.length > 0 && !tooMany; depth++) {
+        const next: string[] = [];
+        for (const dir of level) {
+          let entries: ISourceEntry[] | null;
+          try {
+            entries = await this.source.list(joinSafe(this.rootPath, dir));
+          } catch (error) {
+            markers.push(`could not list ${dir}: ${reason(error)}`);
+            unlisted ||= depth === 0;
+            continue;
+          }
+          if (entries === null) {
+            if (depth === 0) {
+              markers.push(MARKER_FOLDER_NOT_FOUND);
+              unlisted = true;
+            }
+            continue;
+          }
+          for (const entry of [...entries].sort((a, b) =>
+            naturalCompare(a.name, b.name)
+          )) {
+            if (entry.name.startsWith('.')) {
+              continue;
+            }
+            if (!isEntryName(entry.name)) {
+              this.problems.push({
+                file: dir,
+                case: name,
+                message: `The entry ${JSON.stringify(entry.name)} in ${dir} has an unsafe name and was skipped.`,
+                severity: 'warning'
+              });
+              continue;
+            }
+            const path = `${dir}/${entry.name}`;
+            if (entry.type === 'directory') {
+              if (depth + 1 > maxDepth) {
+                tooDeep = true;
+              } else {
+                next.push(path);
+              }
+              continue;
+            }
+            if (depth === 0 && this.classify(name, entry.name, files)) {
+              continue;
+            }
+            if (files.data.length >= maxEntries) {
+              tooMany = true;
+              break;
+            }
+            files.data.push(path);
+          }
+          if (tooMany) {
+            break;
+          }
+        }
+        level = next;
+      }
+      if (!unlisted) {
+        if (!files.reproduced) {
+          markers.push(MARKER_NO_REPRODUCED);
+        }
+        if (!files.fixed) {
+          markers.push(MARKER_NO_FIXED);
+        }
+        if (!files.readme) {
+          markers.push(MARKER_NO_README);
+        }
+        if (files.data.length === 0) {
+          markers.push(MARKER_NO_DATA);
+        }
+      }
+      if (tooMany) {
+        markers.push(
+          `more than ${maxEntries} data files; only the first ${maxEntries} are listed`
+        );
+      }
+      if (tooDeep) {
+        markers.push(`folders deeper than ${maxDepth} levels were not listed`);
+      }
+      return { files, markers };
+    }
+
+    /**
+     * Mark a top-level file as one of the case's notebooks or its README.
+     */
+    private classify(name: string, file: string, files: ICaseFiles): boolean {
+      if (file === `${name}.ipynb`) {
+        files.original = true;
+      } else if (file === `${name}_reproduced.ipynb`) {
+        files.reproduced = true;
+      } else if (file === `${name}_fixed.ipynb`) {
+        files.fixed = true;
+      } else if (file.toLowerCase() === 'readme.md') {
+        files.readme = true;
+      } else {
+        return false;
+      }
+      return true;
+    }
+
+    /**
+     * List a casebook-relative folder; a failure becomes a problem and null.
+     */
+    private async list(
+      path: string,
+      file: string
+    ): Promise<ISourceEntry[] | null> {
+      try {
+        return await this.source.list(joinSafe(this.rootPath, path));
+      } catch (error) {
+        this.problems.push({
+          file,
+          message: `Could not list ${path || this.displayRoot()}: ${reason(error)}.`,
+          severity: 'error'
+        });
+        return null;
+      }
+    }
+
+    /**
+     * Read a casebook-relative file; a failure becomes a problem and null.
+     */
+    private async readBinary(path: string): Promise<ArrayBuffer | null> {
+      try {
+        return await this.source.readBinary(joinSafe(this.rootPath, path));
+      } catch (error) {
+        this.problems.push({
+          file: path,
+          message: `Could not read ${path}: ${reason(error)}.`,
+          severity: 'error'
+        });
+        return null;
+      }
+    }
+
+    /**
+     * The casebook root as shown in messages.
+     */
+    private displayRoot(): string {
+      return this.rootPath || this.source.rootName || '/';
+    }
+
+    private readonly problems: ICasebookProblem[] = [];
+  }
+
+  /**
+   * A descriptor row for a case folder the descriptor does not name.
+   */
+  function emptyRow(name: string): IDescriptorRow {
+    return {
+      name,
+      eid: '',
+      ename: '',
+      evalue: '',
+      traceback: [],
+      rootCause: '',
+      crashType: '',
+      pipelineStage: '',
+      mlBug: '',
+      datasets: [],
+      notebookUrl: '',
+      row: 0
+    };
+  }
+
+  /**
+   * File status of a case without a folder.
+   */
+  function noFiles(): ICaseFiles {
+    return {
+      folder: null,
+      original: false,
+      reproduced: false,
+      fixed: false,
+      readme: false,
+      data: []
+    };
+  }
+
+  /**
+   * Whether a listing has a file of that name.
+   */
+  function hasFile(entries: ISourceEntry[], name: string): boolean {
+    return entries.some(entry => entry.type === 'file' && entry.name === name);
+  }
+
+  /**
+   * Whether a listing has a folder of that name.
+   */
+  function hasDirectory(entries: ISourceEntry[], name: string): boolean {
+    return entries.some(
+      entry => entry.type === 'directory' && entry.name === name
+    );
+  }
+
+  /**
+   * Whether a listed entry name can be appended to a path (data files may have
+   * spaces and other characters a case name may not).
+   */
+  function isEntryName(name: string): boolean {
+    return (
+      name !== '' &&
+      name !== '.' &&
+      name !== '..' &&
+      !/[/\\\0]/.test(name)
+    );
+  }
+
+  /**
+   * Compare names with their numbers in numeric order (`pandas_2` < `pandas_10`).
+   */
+  export function naturalCompare(a: string, b: string): number {
+    return a.localeCompare(b, 'en', { numeric: true });
+  }
+
+  /**
+   * A short reason out of a rejection.
+   */
+  function reason(error: unknown): string {
+    return error instanceof Error ? error.message : String(error);
+  }
+
+  /**
+   * Map with at most `limit` calls in flight, keeping the input order.
+   */
+  async function mapLimit<T, R>(
+    items: readonly T[],
+    limit: number,
+    fn: (item: T) => Promise<R>
+  ): Promise<R[]> {
+    const results = new Array<R>(items.length);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < items.length) {
+        const index = next++;
+        results[index] = await fn(items[index]);
+      }
+    };
+    await Promise.all(
+      Array.from({ length: Math.min(limit, items.length) }, worker)
+    );
+    return results;
+  }
+}

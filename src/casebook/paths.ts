@@ -1,0 +1,184 @@
+/**
+ * Pure POSIX path helpers for casebook-relative paths.
+ *
+ * Casebook paths always use `/`; '' is the casebook root. Nothing here touches
+ * a file system, so the same rules hold in the browser and in Node.
+ */
+
+/**
+ * Whether a case name is safe to use as a folder or file name: only letters,
+ * digits, `_`, `.` and `-`, and no `..`.
+ */
+export function isSafeName(name: string): boolean {
+  return (
+    name.length > 0 &&
+    name.length <= 255 &&
+    Private.SAFE_NAME.test(name) &&
+    !name.includes('..') &&
+    name !== '.'
+  );
+}
+
+/**
+ * Join relative parts onto a trusted root, throwing an Error for any part that is
+ * absolute, contains `\`, a NUL or a `..` segment, or would leave the root.
+ */
+export function joinSafe(root: string, ...parts: string[]): string {
+  const segments: string[] = [];
+  for (const part of parts) {
+    Private.checkPart(part);
+    for (const segment of part.split('/')) {
+      if (segment === '' || segment === '.') {
+        continue;
+      }
+      segments.push(segment);
+    }
+  }
+  const base = Private.trimTrailingSlashes(root);
+  if (segments.length === 0) {
+    return root === '' ? '' : base || '/';
+  }
+  const tail = segments.join('/');
+  if (base === '') {
+    return root.startsWith('/') ? `/${tail}` : tail;
+  }
+  const joined = `${base}/${tail}`;
+  // Defence in depth: the checks above already exclude `..`, but the result must
+  // provably stay below the root whatever the root looks like.
+  if (!joined.startsWith(`${base}/`)) {
+    throw new Error(`Path "${parts.join('/')}" escapes the root "${root}".`);
+  }
+  return joined;
+}
+
+/**
+ * Lexically normalise a POSIX path: collapse `//` and `.`, resolve `..` where
+ * possible; '' for an empty relative path.
+ */
+export function normalize(path: string): string {
+  const absolute = path.startsWith('/');
+  const out: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.') {
+      continue;
+    }
+    if (segment === '..') {
+      if (out.length > 0 && out[out.length - 1] !== '..') {
+        out.pop();
+      } else if (!absolute) {
+        out.push('..');
+      }
+      continue;
+    }
+    out.push(segment);
+  }
+  const body = out.join('/');
+  return absolute ? `/${body}` : body;
+}
+
+/**
+ * The parent of a POSIX path: '' for a single relative segment, '/' for a
+ * top-level absolute path.
+ */
+export function dirname(path: string): string {
+  const trimmed = Private.trimTrailingSlashes(path);
+  if (trimmed === '') {
+    return path.startsWith('/') ? '/' : '';
+  }
+  const index = trimmed.lastIndexOf('/');
+  if (index < 0) {
+    return '';
+  }
+  if (index === 0) {
+    return '/';
+  }
+  return Private.trimTrailingSlashes(trimmed.slice(0, index)) || '/';
+}
+
+/**
+ * The last segment of a POSIX path, ignoring trailing slashes.
+ */
+export function basename(path: string): string {
+  const trimmed = Private.trimTrailingSlashes(path);
+  return trimmed.slice(trimmed.lastIndexOf('/') + 1);
+}
+
+/**
+ * The relative POSIX path that leads from folder `from` to `to` (both relative
+ * to the same base, or both absolute); '' when they are the same.
+ */
+export function relative(from: string, to: string): string {
+  if (from.startsWith('/') !== to.startsWith('/')) {
+    throw new Error(
+      `Cannot relate an absolute and a relative path ("${from}", "${to}").`
+    );
+  }
+  const a = Private.segments(normalize(from));
+  const b = Private.segments(normalize(to));
+  if (a.includes('..')) {
+    throw new Error(
+      `Cannot compute a path from "${from}": it climbs above its base.`
+    );
+  }
+  let common = 0;
+  while (common < a.length && common < b.length && a[common] === b[common]) {
+    common++;
+  }
+  const ups = a.slice(common).map(() => '..');
+  return [...ups, ...b.slice(common)].join('/');
+}
+
+/**
+ * Non-exported helpers.
+ */
+namespace Private {
+  /**
+   * Characters allowed in a case name.
+   */
+  export const SAFE_NAME = /^[A-Za-z0-9_.-]+$/;
+
+  /**
+   * Throw when a relative part is not safe to append to a root.
+   */
+  export function checkPart(part: string): void {
+    if (part.includes('\0')) {
+      throw new Error(`Unsafe path "${printable(part)}": contains a NUL byte.`);
+    }
+    if (part.includes('\\')) {
+      throw new Error(`Unsafe path "${part}": contains a backslash.`);
+    }
+    if (part.startsWith('/') || /^[A-Za-z]:/.test(part)) {
+      throw new Error(`Unsafe path "${part}": absolute paths are not allowed.`);
+    }
+    if (part.split('/').includes('..')) {
+      throw new Error(
+        `Unsafe path "${part}": ".." would leave the casebook folder.`
+      );
+    }
+  }
+
+  /**
+   * Remove trailing slashes, keeping a lone '/' as ''.
+   */
+  export function trimTrailingSlashes(path: string): string {
+    let end = path.length;
+    while (end > 0 && path[end - 1] === '/') {
+      end--;
+    }
+    return path.slice(0, end);
+  }
+
+  /**
+   * The non-empty segments of a normalised path.
+   */
+  export function segments(path: string): string[] {
+    return path.split('/').filter(segment => segment !== '');
+  }
+
+  /**
+   * Show control characters visibly in an error message.
+   */
+  function printable(text: string): string {
+    return text.replace(/\0/g, '\\0');
+  }
+}

@@ -1,0 +1,248 @@
+/**
+ * The `junobench` command line: list and verify casebooks without a browser.
+ */
+import { writeFileSync } from 'fs';
+import * as path from 'path';
+import { parseArgs } from 'util';
+
+import type { ICase, ICasebook } from '../casebook/types';
+import { externalServer, startServer } from './server';
+import type { IServerHandle } from './server';
+import { loadLocalCasebook, verifyCasebook } from './verify';
+import type { ICaseReport } from './verify';
+
+const USAGE = `Usage:
+  junobench list <casebook> [--json]
+  junobench verify <casebook> [--cases a,b] [--jobs N] [--kernel NAME]
+                   [--timeout SECONDS] [--server URL --token T [--server-root DIR]]
+                   [--json FILE]
+
+  <casebook> is a folder laid out like JunoBench: benchmark_desc.xlsx at its root
+  and case folders under benchmark/<case>/.`;
+
+/**
+ * Run the command line; resolves with the process exit code.
+ */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'list':
+        return await list(rest);
+      case 'verify':
+        return await verify(rest);
+      case undefined:
+      case '-h':
+      case '--help':
+      case 'help':
+        console.log(USAGE);
+        return command ? 0 : 2;
+      default:
+        console.error(`junobench: unknown command "${command}"\n${USAGE}`);
+        return 2;
+    }
+  } catch (reason) {
+    console.error(`junobench: ${(reason as Error).message ?? String(reason)}`);
+    return 2;
+  }
+}
+
+/**
+ * One JSON-friendly summary of a case for `list --json`.
+ */
+export function caseSummary(c: ICase): Record<string, unknown> {
+  return {
+    name: c.name,
+    library: c.library,
+    ename: c.ename,
+    evalue: c.evalue,
+    rootCause: c.rootCause,
+    crashType: c.crashType,
+    pipelineStage: c.pipelineStage,
+    notebookSpecific: c.notebookSpecific,
+    hasDiagnosis: c.diagnosis !== null,
+    files: {
+      folder: c.files.folder,
+      original: c.files.original,
+      reproduced: c.files.reproduced,
+      fixed: c.files.fixed,
+      readme: c.files.readme,
+      data: c.files.data
+    },
+    problems: c.problems
+  };
+}
+
+/**
+ * `junobench list`.
+ */
+async function list(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false } }
+  });
+  const dir = Private.casebookArg(positionals);
+  const book = await loadLocalCasebook(dir);
+  if (values.json) {
+    console.log(JSON.stringify(book.cases.map(caseSummary), null, 2));
+  } else {
+    Private.printCatalogue(book);
+  }
+  Private.printProblems(book);
+  return 0;
+}
+
+/**
+ * `junobench verify`.
+ */
+async function verify(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      cases: { type: 'string' },
+      jobs: { type: 'string', default: '1' },
+      kernel: { type: 'string', default: 'python3' },
+      timeout: { type: 'string', default: '300' },
+      server: { type: 'string' },
+      token: { type: 'string', default: '' },
+      'server-root': { type: 'string' },
+      json: { type: 'string' }
+    }
+  });
+  const dir = path.resolve(Private.casebookArg(positionals));
+  const jobs = Number(values.jobs);
+  const timeout = Number(values.timeout);
+  if (!Number.isInteger(jobs) || jobs < 1) {
+    throw new Error(`--jobs must be a whole number of at least 1, not "${values.jobs}"`);
+  }
+  if (!(timeout > 0)) {
+    throw new Error(`--timeout must be a positive number of seconds, not "${values.timeout}"`);
+  }
+  const book = await loadLocalCasebook(dir);
+  Private.printProblems(book);
+  const cases = values.cases
+    ? values.cases.split(',').map(s => s.trim()).filter(Boolean)
+    : [];
+  let server: IServerHandle;
+  let serverRoot: string;
+  if (values.server) {
+    server = externalServer(values.server, values.token ?? '');
+    serverRoot = path.resolve(values['server-root'] ?? process.cwd());
+  } else {
+    server = await startServer({ rootDir: dir });
+    serverRoot = dir;
+  }
+  const started = Date.now();
+  let reports: ICaseReport[];
+  try {
+    console.log(Private.header());
+    reports = await verifyCasebook({
+      casebook: book,
+      casebookDir: dir,
+      cases,
+      jobs,
+      kernel: values.kernel,
+      settings: server.settings,
+      serverRoot,
+      timeoutMs: timeout * 1000,
+      onReport: r => console.log(Private.row(r))
+    });
+  } finally {
+    await server.stop();
+  }
+  const passed = reports.filter(r => r.verdict === 'pass').length;
+  const missing = reports.filter(r => r.verdict === 'missing').length;
+  const failed = reports.length - passed - missing;
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (values.json) {
+    writeFileSync(
+      values.json,
+      JSON.stringify(
+        { casebook: book.name, jobs, seconds: Number(seconds), reports },
+        null,
+        2
+      )
+    );
+  }
+  if (missing) {
+    console.log(
+      `${missing} case(s) could not be verified here: missing notebooks, input data or libraries (see above).`
+    );
+  }
+  console.log(`Verified ${reports.length} case(s) in ${seconds} s with ${jobs} job(s).`);
+  console.log(`${passed} passed, ${failed} failed`);
+  return failed > 0 ? 1 : 0;
+}
+
+namespace Private {
+  /**
+   * The casebook positional argument, or an error.
+   */
+  export function casebookArg(positionals: string[]): string {
+    if (positionals.length !== 1) {
+      throw new Error(`expected one casebook folder\n${USAGE}`);
+    }
+    return positionals[0];
+  }
+
+  /**
+   * Print the catalogue as a table.
+   */
+  export function printCatalogue(book: ICasebook): void {
+    console.log(`${book.name}: ${book.cases.length} case(s)`);
+    for (const c of book.cases) {
+      const files = [
+        c.files.reproduced ? 'R' : '-',
+        c.files.fixed ? 'F' : '-',
+        c.files.data.length ? 'D' : '-'
+      ].join('');
+      const marker = c.problems.length ? `  [${c.problems.join('; ')}]` : '';
+      console.log(
+        `${c.name.padEnd(16)} ${c.library.padEnd(12)} ${files}  ${c.ename}: ${Private.short(c.evalue, 60)}${marker}`
+      );
+    }
+  }
+
+  /**
+   * Print load problems to stderr.
+   */
+  export function printProblems(book: ICasebook): void {
+    for (const p of book.problems) {
+      console.error(
+        `${p.severity}: ${p.file}${p.case ? ` (${p.case})` : ''}: ${p.message}`
+      );
+    }
+  }
+
+  /**
+   * The verify table header.
+   */
+  export function header(): string {
+    return `${'case'.padEnd(16)} ${'verdict'.padEnd(8)} ${'reproduced'.padEnd(20)} ${'fixed'.padEnd(20)} time`;
+  }
+
+  /**
+   * One verify table row.
+   */
+  export function row(r: ICaseReport): string {
+    const line = `${r.name.padEnd(16)} ${r.verdict.padEnd(8)} ${r.reproduced.verdict.padEnd(20)} ${r.fixed.verdict.padEnd(20)} ${(r.durationMs / 1000).toFixed(1)} s`;
+    const reasons: string[] = [];
+    if (r.reproduced.verdict !== 'pass') {
+      reasons.push(`  reproduced: ${r.reproduced.reason}`);
+    }
+    if (r.fixed.verdict !== 'pass' && r.fixed.verdict !== 'not-run') {
+      reasons.push(`  fixed: ${r.fixed.reason}`);
+    }
+    return [line, ...reasons].join('\n');
+  }
+
+  /**
+   * Shorten text to n characters.
+   */
+  export function short(text: string, n: number): string {
+    const flat = text.replace(/\s+/g, ' ');
+    return flat.length > n ? `${flat.slice(0, n - 1)}…` : flat;
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Starting a private Jupyter server on loopback for headless runs.
+ */
+import { spawn } from 'child_process';
+import type { ChildProcess } from 'child_process';
+import { randomBytes } from 'crypto';
+import * as net from 'net';
+
+import { ServerConnection } from '@jupyterlab/services';
+
+/** A running Jupyter server the command line talks to. */
+export interface IServerHandle {
+  /** Base URL, ending with `/`. */
+  url: string;
+  /** Token. */
+  token: string;
+  /** Settings for `@jupyterlab/services` managers. */
+  settings: ServerConnection.ISettings;
+  /** Stop the server if we started it (no-op for an external one). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Connection settings for a server given by URL and token.
+ */
+export function settingsFor(url: string, token: string): ServerConnection.ISettings {
+  const baseUrl = url.endsWith('/') ? url : `${url}/`;
+  const wsUrl = baseUrl.replace(/^http/, 'ws');
+  return ServerConnection.makeSettings({
+    baseUrl,
+    wsUrl,
+    token,
+    appendToken: true,
+    init: { cache: 'no-store' }
+  });
+}
+
+/**
+ * Use an already running server.
+ */
+export function externalServer(url: string, token: string): IServerHandle {
+  return {
+    url,
+    token,
+    settings: settingsFor(url, token),
+    stop: async () => undefined
+  };
+}
+
+/**
+ * Start `jupyter server` on 127.0.0.1 with a fresh token, serving `rootDir`,
+ * and wait until it answers.
+ */
+export async function startServer(options: {
+  rootDir: string;
+  command?: string;
+  extraArgs?: string[];
+  timeoutMs?: number;
+}): Promise<IServerHandle> {
+  const port = await freePort();
+  const token = randomBytes(24).toString('hex');
+  const args = [
+    'server',
+    '--no-browser',
+    `--ServerApp.root_dir=${options.rootDir}`,
+    '--ServerApp.ip=127.0.0.1',
+    `--ServerApp.port=${port}`,
+    '--ServerApp.port_retries=0',
+    `--IdentityProvider.token=${token}`,
+    '--ServerApp.disable_check_xsrf=True',
+    ...(process.getuid && process.getuid() === 0 ? ['--allow-root'] : []),
+    ...(options.extraArgs ?? [])
+  ];
+  const child = spawn(options.command ?? 'jupyter', args, {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, MPLBACKEND: process.env.MPLBACKEND ?? 'Agg' }
+  });
+  let stderr = '';
+  child.stderr?.on('data', chunk => {
+    stderr = (stderr + String(chunk)).slice(-4000);
+  });
+  const url = `http://127.0.0.1:${port}/`;
+  const settings = settingsFor(url, token);
+  const deadline = Date.now() + (options.timeoutMs ?? 60000);
+  let exited: number | null = null;
+  child.on('exit', code => {
+    exited = code ?? -1;
+  });
+  for (;;) {
+    if (exited !== null) {
+      throw new Error(
+        `jupyter server exited with code ${exited} before answering:\n${stderr}`
+      );
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`jupyter server did not answer within the time limit:\n${stderr}`);
+    }
+    try {
+      const response = await fetch(`${url}api/status?token=${token}`);
+      if (response.ok) {
+        break;
+      }
+    } catch {
+      // not up yet
+    }
+    await new Promise(resolve => setTimeout(resolve, 150));
+  }
+  return {
+    url,
+    token,
+    settings,
+    stop: () => stopChild(child)
+  };
+}
+
+/**
+ * Ask the server to stop, then make sure it did.
+ */
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) {
+    return;
+  }
+  const done = new Promise<void>(resolve => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 8000);
+  await done;
+  clearTimeout(timer);
+}
+
+/**
+ * A TCP port free on loopback right now.
+ */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

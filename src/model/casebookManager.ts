@@ -1,0 +1,190 @@
+/**
+ * Finds and loads the casebook through the Jupyter server: the configured
+ * folder, an auto-detected JunoBench folder, or the bundled demo casebook.
+ */
+import { URLExt } from '@jupyterlab/coreutils';
+import type { Contents } from '@jupyterlab/services';
+import { ServerConnection } from '@jupyterlab/services';
+import type { ISignal } from '@lumino/signaling';
+import { Signal } from '@lumino/signaling';
+
+import { ContentsCasebookSource } from '../casebook/contentsSource';
+import { DESCRIPTOR_FILE } from '../casebook/descriptor';
+import { loadCasebook } from '../casebook/loader';
+import type { ICase, ICasebook } from '../casebook/types';
+import type { ICasebookManager } from '../tokens';
+
+/** The folder auto-detection looks for in the server root. */
+export const AUTO_DETECT_FOLDER = 'JunoBench';
+
+/**
+ * The casebook manager over the Contents API.
+ */
+export class CasebookManager implements ICasebookManager {
+  /**
+   * Create a manager; nothing loads until `load` is called.
+   */
+  constructor(options: CasebookManager.IOptions) {
+    this._contents = options.contents;
+    this._serverSettings = options.serverSettings;
+  }
+
+  /** The loaded casebook. */
+  get casebook(): ICasebook | null {
+    return this._casebook;
+  }
+
+  /** Server path of the loaded casebook. */
+  get path(): string {
+    return this._path;
+  }
+
+  /** Whether a load is running. */
+  get loading(): boolean {
+    return this._loading;
+  }
+
+  /** Why nothing is loaded. */
+  get error(): string | null {
+    return this._error;
+  }
+
+  /** Emitted on every change. */
+  get changed(): ISignal<ICasebookManager, void> {
+    return this._changed;
+  }
+
+  /** The configured casebook path ('' = auto-detect, then the demo). */
+  get configuredPath(): string {
+    return this._configured;
+  }
+  set configuredPath(value: string) {
+    this._configured = value.trim().replace(/^\/+|\/+$/g, '');
+  }
+
+  /** Whether to look for a JunoBench casebook in the server root. */
+  autoDetect = true;
+
+  /** Load a casebook; without a path, the configured one. */
+  async load(path?: string): Promise<void> {
+    const ticket = ++this._ticket;
+    this._loading = true;
+    this._error = null;
+    this._changed.emit();
+    try {
+      const where = path !== undefined && path !== '' ? path : await this.resolveDefault();
+      const source = new ContentsCasebookSource({
+        contents: this._contents,
+        root: where
+      });
+      const book = await loadCasebook(source, { root: where });
+      if (ticket !== this._ticket) {
+        return;
+      }
+      this._casebook = book;
+      this._path = where;
+    } catch (reason) {
+      if (ticket !== this._ticket) {
+        return;
+      }
+      this._casebook = null;
+      this._path = '';
+      this._error = (reason as Error).message ?? String(reason);
+    } finally {
+      if (ticket === this._ticket) {
+        this._loading = false;
+        this._changed.emit();
+      }
+    }
+  }
+
+  /** Find a case by name. */
+  find(name: string): ICase | null {
+    return this._casebook?.cases.find(c => c.name === name) ?? null;
+  }
+
+  /**
+   * The path to load when none is given: the setting, else an auto-detected
+   * casebook, else the bundled demo that the server extension provides.
+   */
+  async resolveDefault(): Promise<string> {
+    if (this._configured) {
+      return this._configured;
+    }
+    if (this.autoDetect) {
+      const found = await this.detect();
+      if (found !== null) {
+        return found;
+      }
+    }
+    return this.demoPath();
+  }
+
+  /**
+   * A `JunoBench/` folder with a descriptor, or a descriptor in the root.
+   */
+  async detect(): Promise<string | null> {
+    for (const candidate of [AUTO_DETECT_FOLDER, '']) {
+      const file = candidate ? `${candidate}/${DESCRIPTOR_FILE}` : DESCRIPTOR_FILE;
+      try {
+        await this._contents.get(file, { content: false });
+        return candidate;
+      } catch {
+        // not there
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Ask the server extension for the bundled demo casebook's path.
+   */
+  async demoPath(): Promise<string> {
+    const url = URLExt.join(this._serverSettings.baseUrl, 'junobench', 'demo-casebook');
+    let response: Response;
+    try {
+      response = await ServerConnection.makeRequest(url, {}, this._serverSettings);
+    } catch (reason) {
+      throw new Error(
+        `The bundled demo casebook is unavailable: the server could not be reached (${(reason as Error).message}).`
+      );
+    }
+    let body: { path?: string; message?: string } = {};
+    try {
+      body = await response.json();
+    } catch {
+      // handled below
+    }
+    if (!response.ok || typeof body.path !== 'string') {
+      const why =
+        response.status === 404
+          ? 'the jupyterlab_junobench server extension is not enabled'
+          : body.message ?? `HTTP ${response.status}`;
+      throw new Error(`The bundled demo casebook is unavailable: ${why}. Set a casebook path in the settings.`);
+    }
+    return body.path;
+  }
+
+  private _contents: Contents.IManager;
+  private _serverSettings: ServerConnection.ISettings;
+  private _casebook: ICasebook | null = null;
+  private _path = '';
+  private _configured = '';
+  private _loading = false;
+  private _error: string | null = null;
+  private _ticket = 0;
+  private _changed = new Signal<ICasebookManager, void>(this);
+}
+
+/**
+ * A namespace for CasebookManager statics.
+ */
+export namespace CasebookManager {
+  /** Options to create a manager. */
+  export interface IOptions {
+    /** Contents manager to read the casebook through. */
+    contents: Contents.IManager;
+    /** Server settings, for the demo casebook endpoint. */
+    serverSettings: ServerConnection.ISettings;
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * The model behind the case list: the casebook, the query, the visible cases
+ * and the facet counts. No DOM; views subscribe to `changed`.
+ */
+import type { ISignal } from '@lumino/signaling';
+import { Signal } from '@lumino/signaling';
+
+import { facetCounts, filterCases } from '../casebook/filter';
+import type { ICaseQuery } from '../casebook/filter';
+import type { ICase, ICasebook } from '../casebook/types';
+
+/** The facets the panel offers, in display order. */
+export const FACETS = [
+  'library',
+  'crashType',
+  'rootCause',
+  'pipelineStage'
+] as const;
+
+/** A facet key. */
+export type FacetKey = (typeof FACETS)[number];
+
+/** One value of a facet with its count. */
+export interface IFacetValue {
+  /** The value. */
+  value: string;
+  /** Cases that would match with this value ticked. */
+  count: number;
+  /** Whether it is ticked. */
+  selected: boolean;
+}
+
+/**
+ * Query state and derived results of the catalogue.
+ */
+export class CatalogueModel {
+  /** Emitted when the casebook, the query or the statuses change. */
+  get changed(): ISignal<this, void> {
+    return this._changed;
+  }
+
+  /** The casebook shown. */
+  get casebook(): ICasebook | null {
+    return this._casebook;
+  }
+  set casebook(value: ICasebook | null) {
+    this._casebook = value;
+    this._recompute();
+  }
+
+  /** The current query. */
+  get query(): Readonly<ICaseQuery> {
+    return this._query;
+  }
+
+  /** The cases matching the query, in casebook order. */
+  get visible(): readonly ICase[] {
+    return this._visible;
+  }
+
+  /** Counts for each facet. */
+  get facets(): Readonly<Record<FacetKey, IFacetValue[]>> {
+    return this._facets;
+  }
+
+  /** Set the free-text search. */
+  setText(text: string): void {
+    if (text !== this._query.text) {
+      this._query = { ...this._query, text };
+      this._recompute();
+    }
+  }
+
+  /** Tick or untick a facet value. */
+  toggle(facet: FacetKey, value: string, on: boolean): void {
+    const current = new Set(this._query[facet]);
+    if (on) {
+      current.add(value);
+    } else {
+      current.delete(value);
+    }
+    this._query = { ...this._query, [facet]: [...current] };
+    this._recompute();
+  }
+
+  /** Show only notebook-specific cases, or all. */
+  setNotebookSpecificOnly(on: boolean): void {
+    this._query = { ...this._query, notebookSpecificOnly: on };
+    this._recompute();
+  }
+
+  /** Filter by learner status (empty: all). */
+  setStatus(statuses: string[]): void {
+    this._query = { ...this._query, status: statuses };
+    this._recompute();
+  }
+
+  /** Clear every filter. */
+  clear(): void {
+    this._query = Private.emptyQuery();
+    this._recompute();
+  }
+
+  /** Set the function that tells a case's status, used by the status filter. */
+  setStatusOf(statusOf: ((name: string) => string) | null): void {
+    this._statusOf = statusOf ?? undefined;
+    this._recompute();
+  }
+
+  private _recompute(): void {
+    const cases = this._casebook?.cases ?? [];
+    this._visible = filterCases(cases, this._query, this._statusOf);
+    const counts = facetCounts(cases, this._query, this._statusOf);
+    const facets = {} as Record<FacetKey, IFacetValue[]>;
+    for (const key of FACETS) {
+      const selected = new Set(this._query[key]);
+      facets[key] = (counts[key] ?? []).map(
+        (entry: { value: string; count: number }) => ({
+          value: entry.value,
+          count: entry.count,
+          selected: selected.has(entry.value)
+        })
+      );
+    }
+    this._facets = facets;
+    this._changed.emit();
+  }
+
+  private _casebook: ICasebook | null = null;
+  private _query: ICaseQuery = Private.emptyQuery();
+  private _visible: ICase[] = [];
+  private _facets: Record<FacetKey, IFacetValue[]> = {
+    library: [],
+    crashType: [],
+    rootCause: [],
+    pipelineStage: []
+  };
+  private _statusOf: ((name: string) => string) | undefined;
+  private _changed = new Signal<this, void>(this);
+}
+
+namespace Private {
+  /**
+   * A query that matches everything.
+   */
+  export function emptyQuery(): ICaseQuery {
+    return {
+      text: '',
+      library: [],
+      crashType: [],
+      rootCause: [],
+      pipelineStage: [],
+      notebookSpecificOnly: false,
+      status: []
+    };
+  }
+}

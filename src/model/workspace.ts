@@ -1,0 +1,142 @@
+/**
+ * Working copies on the Jupyter server: find the latest attempt of a case or
+ * create a new one from the casebook's reproduced notebook. The casebook is
+ * only ever read.
+ */
+import type { Contents } from '@jupyterlab/services';
+
+import { joinSafe } from '../casebook/paths';
+import type { ICase, ICasebook } from '../casebook/types';
+import type { INotebookJSON } from '../replay/types';
+import { makeWorkingCopy, workingCopyPath } from './workingCopy';
+
+/**
+ * Creates and finds working copies under a workspace folder.
+ */
+export class Workspace {
+  /**
+   * Create a workspace over a contents manager.
+   */
+  constructor(options: Workspace.IOptions) {
+    this._contents = options.contents;
+    this.folder = options.folder;
+  }
+
+  /** Server path of the workspace folder. */
+  folder: string;
+
+  /**
+   * The latest attempt number of a case, 0 when there is none.
+   */
+  async latestAttempt(book: ICasebook, c: ICase): Promise<number> {
+    const dir = this._caseDir(book, c);
+    let listing: Contents.IModel;
+    try {
+      listing = await this._contents.get(dir, { content: true });
+    } catch {
+      return 0;
+    }
+    const pattern = new RegExp(`^${c.name.replace(/[.]/g, '\\.')}-(\\d+)\\.ipynb$`);
+    let latest = 0;
+    for (const item of (listing.content ?? []) as Contents.IModel[]) {
+      const match = pattern.exec(item.name);
+      if (match) {
+        latest = Math.max(latest, Number(match[1]));
+      }
+    }
+    return latest;
+  }
+
+  /**
+   * The path of the latest working copy, creating the first one if needed.
+   */
+  async ensure(book: ICasebook, casebookPath: string, c: ICase): Promise<string> {
+    const latest = await this.latestAttempt(book, c);
+    if (latest > 0) {
+      return workingCopyPath(this.folder, book.name, c.name, latest);
+    }
+    return this.create(book, casebookPath, c, 1);
+  }
+
+  /**
+   * Create a new attempt (never overwriting an existing file).
+   */
+  async create(
+    book: ICasebook,
+    casebookPath: string,
+    c: ICase,
+    attempt?: number
+  ): Promise<string> {
+    if (!c.files.folder || !c.files.reproduced) {
+      throw new Error(`${c.name}: the case has no reproduced notebook to practise on.`);
+    }
+    const n = attempt ?? (await this.latestAttempt(book, c)) + 1;
+    const caseFolder = joinSafe(casebookPath, c.files.folder);
+    const reproducedPath = joinSafe(caseFolder, `${c.name}_reproduced.ipynb`);
+    let model: Contents.IModel;
+    try {
+      model = await this._contents.get(reproducedPath, { content: true, type: 'notebook' });
+    } catch (reason) {
+      throw new Error(`${reproducedPath}: cannot be read as a notebook (${(reason as Error).message}).`);
+    }
+    const nb = model.content as INotebookJSON;
+    if (!nb || !Array.isArray(nb.cells)) {
+      throw new Error(`${reproducedPath}: is not an nbformat 4 notebook.`);
+    }
+    const copy = makeWorkingCopy(nb, {
+      caseName: c.name,
+      casebook: book.name,
+      caseFolder,
+      attempt: n,
+      recordedEname: c.ename,
+      recordedEvalue: c.evalue
+    });
+    const path = workingCopyPath(this.folder, book.name, c.name, n);
+    await this._mkdirs(path.split('/').slice(0, -1));
+    try {
+      await this._contents.get(path, { content: false });
+      throw new Error(`${path}: already exists; it is kept as it is.`);
+    } catch (reason) {
+      if ((reason as Error).message?.includes('already exists')) {
+        throw reason;
+      }
+    }
+    await this._contents.save(path, {
+      type: 'notebook',
+      format: 'json',
+      content: copy
+    });
+    return path;
+  }
+
+  private _caseDir(book: ICasebook, c: ICase): string {
+    return [this.folder, book.name, c.name].filter(Boolean).join('/');
+  }
+
+  private async _mkdirs(parts: string[]): Promise<void> {
+    let current = '';
+    for (const part of parts) {
+      current = current ? `${current}/${part}` : part;
+      try {
+        await this._contents.get(current, { content: false });
+      } catch {
+        await this._contents.save(current, { type: 'directory' });
+      }
+    }
+  }
+
+  private _contents: Contents.IManager;
+}
+
+/**
+ * A namespace for Workspace statics.
+ */
+export namespace Workspace {
+  /** Options to create a workspace. */
+  export interface IOptions {
+    /** Contents manager. */
+    contents: Contents.IManager;
+    /** Server path of the workspace folder. */
+    folder: string;
+  }
+}

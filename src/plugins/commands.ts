@@ -1,0 +1,19 @@
+/**
+ * Command ids of the extension.
+ */
+export namespace CommandIDs {
+  /** Reload the casebook. */
+  export const reloadCasebook = 'junobench:reload-casebook';
+  /** Choose another casebook folder. */
+  export const chooseCasebook = 'junobench:choose-casebook';
+  /** Show the JunoBench panel. */
+  export const openPanel = 'junobench:open-panel';
+  /** Open a case (args: `name`). */
+  export const openCase = 'junobench:open-case';
+  /** Replay the current working copy in the recorded order. */
+  export const replay = 'junobench:replay-case';
+  /** Run the current working copy top to bottom. */
+  export const runTopToBottom = 'junobench:run-top-to-bottom';
+  /** Interrupt the running replay. */
+  export const interrupt = 'junobench:interrupt-replay';
+}

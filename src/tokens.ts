@@ -1,0 +1,66 @@
+/**
+ * Tokens and public interfaces of jupyterlab-junobench.
+ */
+import { Token } from '@lumino/coreutils';
+import type { ISignal } from '@lumino/signaling';
+
+import type { ICase, ICasebook } from './casebook/types';
+
+/**
+ * Holds the casebook the practice room works on.
+ */
+export interface ICasebookManager {
+  /** The loaded casebook, or null while none is loaded. */
+  readonly casebook: ICasebook | null;
+  /** The server path of the casebook root ('' when none). */
+  readonly path: string;
+  /** Whether a load is in progress. */
+  readonly loading: boolean;
+  /** A sentence describing why no casebook is loaded, or null. */
+  readonly error: string | null;
+  /** Emitted when the casebook, the loading state or the error changes. */
+  readonly changed: ISignal<ICasebookManager, void>;
+  /** Load the casebook at a server path (`''` = the configured default). */
+  load(path?: string): Promise<void>;
+  /** Find a case by name in the loaded casebook. */
+  find(name: string): ICase | null;
+}
+
+/** The casebook manager token. */
+export const ICasebookManager = new Token<ICasebookManager>(
+  'jupyterlab-junobench:ICasebookManager',
+  'The casebook the JunoBench practice room works on.'
+);
+
+/** The status of a case for the learner. */
+export type CaseStatus = 'not-started' | 'crashed' | 'attempted' | 'solved';
+
+/**
+ * Provides the status badge of each case (wired up by the repair loop).
+ */
+export interface ICaseStatusProvider {
+  /** The status of a case. */
+  statusOf(name: string): CaseStatus;
+  /** Emitted when any status changes. */
+  readonly changed: ISignal<ICaseStatusProvider, void>;
+}
+
+/** The case status provider token. */
+export const ICaseStatusProvider = new Token<ICaseStatusProvider>(
+  'jupyterlab-junobench:ICaseStatusProvider',
+  'The status of each JunoBench case for the learner.'
+);
+
+/**
+ * Opens cases as working copies and replays them.
+ */
+export interface ICaseOpener {
+  /** Open a case's working copy (creating it on first open). */
+  open(name: string): Promise<void>;
+}
+
+/** The case opener token. */
+export const ICaseOpener = new Token<ICaseOpener>(
+  'jupyterlab-junobench:ICaseOpener',
+  'Opens JunoBench cases as working copies and replays them.'
+);

@@ -1,0 +1,185 @@
+/**
+ * ContentsCasebookSource over a fake contents manager.
+ */
+
+import type { Contents } from '@jupyterlab/services';
+
+import { ContentsCasebookSource, loadCasebook } from '../../src/casebook';
+import { caseFolder, descRow, descriptorXlsx } from './fixtures';
+
+/** A server-side file or folder of the fake. */
+type Node = { type: 'directory' } | { type: 'file'; bytes: Uint8Array };
+
+/** An error shaped like ServerConnection.ResponseError. */
+function responseError(status: number): Error {
+  return Object.assign(new Error(`HTTP ${status}`), {
+    response: { status }
+  });
+}
+
+/** Encode bytes as base64 the way the server does. */
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  bytes.forEach(b => (binary += String.fromCharCode(b)));
+  return btoa(binary);
+}
+
+/**
+ * The parts of Contents.IManager the source uses, over a map of server paths.
+ */
+class FakeContents {
+  constructor(files: Record<string, ArrayBuffer | string>) {
+    this.nodes.set('', { type: 'directory' });
+    for (const [path, content] of Object.entries(files)) {
+      const bytes =
+        typeof content === 'string'
+          ? new TextEncoder().encode(content)
+          : new Uint8Array(content);
+      this.nodes.set(path, { type: 'file', bytes });
+      const parts = path.split('/');
+      for (let i = 1; i < parts.length; i++) {
+        this.nodes.set(parts.slice(0, i).join('/'), { type: 'directory' });
+      }
+    }
+  }
+
+  readonly calls: [string, Contents.IFetchOptions | undefined][] = [];
+
+  async get(
+    path: string,
+    options?: Contents.IFetchOptions
+  ): Promise<Partial<Contents.IModel>> {
+    this.calls.push([path, options]);
+    const node = this.nodes.get(path);
+    if (!node) {
+      throw responseError(404);
+    }
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    if (node.type === 'directory') {
+      const prefix = path === '' ? '' : `${path}/`;
+      const content = [...this.nodes]
+        .filter(
+          ([child]) =>
+            child.startsWith(prefix) &&
+            child !== path &&
+            !child.slice(prefix.length).includes('/')
+        )
+        .map(([child, n]) => ({
+          name: child.slice(prefix.length),
+          path: child,
+          type: n.type === 'directory' ? 'directory' : child.endsWith('.ipynb') ? 'notebook' : 'file'
+        }));
+      return { name, path, type: 'directory', content, format: 'json' };
+    }
+    if (options?.format === 'base64') {
+      // The classic server wraps base64 at 76 characters.
+      const text = toBase64(node.bytes).replace(/(.{76})/g, '$1\n');
+      return { name, path, type: 'file', content: text, format: 'base64' };
+    }
+    if (options?.format === 'text') {
+      return {
+        name,
+        path,
+        type: 'file',
+        content: new TextDecoder().decode(node.bytes),
+        format: 'text'
+      };
+    }
+    return { name, path, type: 'file', content: null, format: null };
+  }
+
+  private readonly nodes = new Map<string, Node>();
+}
+
+/** A source over a fake holding `files`. */
+function sourceOver(
+  files: Record<string, ArrayBuffer | string>,
+  root = 'course/junobench'
+): { source: ContentsCasebookSource; fake: FakeContents } {
+  const fake = new FakeContents(files);
+  const source = new ContentsCasebookSource({
+    contents: fake as unknown as Contents.IManager,
+    root
+  });
+  return { source, fake };
+}
+
+describe('ContentsCasebookSource', () => {
+  it('lists folders with types and maps 404 to null', async () => {
+    const { source } = sourceOver({
+      'course/junobench/benchmark/pandas_1/pandas_1_reproduced.ipynb': '{}',
+      'course/junobench/benchmark/pandas_1/data/a.csv': ''
+    });
+    expect(source.rootName).toBe('junobench');
+    expect(await source.list('benchmark/pandas_1')).toEqual([
+      { name: 'pandas_1_reproduced.ipynb', type: 'file' },
+      { name: 'data', type: 'directory' }
+    ]);
+    expect(await source.list('benchmark/missing')).toBeNull();
+    expect(await source.list('benchmark/pandas_1/data/a.csv')).toBeNull();
+  });
+
+  it('rethrows errors other than 404', async () => {
+    const source = new ContentsCasebookSource({
+      contents: {
+        get: () => Promise.reject(responseError(500))
+      } as unknown as Contents.IManager,
+      root: ''
+    });
+    await expect(source.list('')).rejects.toThrow('HTTP 500');
+  });
+
+  it.each([
+    ['ascii', new TextEncoder().encode('hello')],
+    ['all byte values', Uint8Array.from({ length: 256 }, (_, i) => i)],
+    ['long data', Uint8Array.from({ length: 1000 }, (_, i) => (i * 7) % 256)],
+    ['nothing', new Uint8Array(0)]
+  ])('reads %s as binary', async (_, bytes) => {
+    const { source, fake } = sourceOver({ 'course/junobench/f.bin': bytes.buffer as ArrayBuffer });
+    const read = await source.readBinary('f.bin');
+    expect(Array.from(new Uint8Array(read))).toEqual(Array.from(bytes));
+    expect(fake.calls).toEqual([
+      ['course/junobench/f.bin', { content: true, format: 'base64', type: 'file' }]
+    ]);
+  });
+
+  it('reads text', async () => {
+    const { source, fake } = sourceOver({ 'course/junobench/README.md': '# Case\n' });
+    expect(await source.readText('README.md')).toBe('# Case\n');
+    expect(fake.calls[0][1]).toEqual({ content: true, format: 'text', type: 'file' });
+  });
+
+  it.each(['../secret', '/etc/passwd', 'a\\b', 'a/../../b'])(
+    'refuses the unsafe path %j without asking the server',
+    async path => {
+      const { source, fake } = sourceOver({});
+      await expect(source.readBinary(path)).rejects.toThrow(/Unsafe path/);
+      await expect(source.list(path)).rejects.toThrow(/Unsafe path/);
+      expect(fake.calls).toEqual([]);
+    }
+  );
+
+  it('works at the server root', async () => {
+    const { source } = sourceOver({ 'a.txt': 'x' }, '');
+    expect(source.rootName).toBe('/');
+    expect(await source.list('')).toEqual([{ name: 'a.txt', type: 'file' }]);
+    expect(await source.readText('a.txt')).toBe('x');
+  });
+
+  it('loads a casebook', async () => {
+    const files: Record<string, ArrayBuffer | string> = {
+      'course/junobench/benchmark_desc.xlsx': descriptorXlsx([descRow('pandas_1'), descRow('torch_2')])
+    };
+    for (const [path, content] of Object.entries(caseFolder('pandas_1'))) {
+      files[`course/junobench/${path}`] = content;
+    }
+    const { source } = sourceOver(files);
+    const casebook = await loadCasebook(source);
+    expect(casebook.name).toBe('junobench');
+    expect(casebook.problems).toEqual([]);
+    expect(casebook.cases.map(c => [c.name, c.problems])).toEqual([
+      ['pandas_1', []],
+      ['torch_2', ['case folder not found']]
+    ]);
+  });
+});

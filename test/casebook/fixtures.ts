@@ -1,0 +1,104 @@
+/**
+ * Small descriptor and diagnoses workbooks for tests.
+ */
+
+import { makeXlsx } from './xlsx';
+import type { TestCell } from './xlsx';
+
+/** The real descriptor's header row. */
+export const HEADER = [
+  'nb_name',
+  'eid',
+  'ename',
+  'evalue',
+  'traceback',
+  'label_root_cause',
+  'label_refined_exp_type',
+  'label_ML_pipeline',
+  'label_if_ML_bug',
+  'DatasetTitle_1',
+  'DatasetTitle_2',
+  'DatasetLicenseName_1',
+  'DatasetLicenseName_2',
+  'DatasetUrl_1',
+  'DatasetUrl_2',
+  'NotebookUrl'
+];
+
+/**
+ * A descriptor row in HEADER order, with overrides by column name.
+ */
+export function descRow(
+  name: TestCell,
+  overrides: Record<string, TestCell> = {}
+): TestCell[] {
+  const values: Record<string, TestCell> = {
+    nb_name: name,
+    eid: `eid-${String(name)}`,
+    ename: 'valueerror',
+    evalue: `bad value in ${String(name)}`,
+    traceback: `['---', "ValueError: bad value in ${String(name)}"]`,
+    label_root_cause: 'API misuse',
+    label_refined_exp_type: 'invalid argument',
+    label_ML_pipeline: 'training',
+    label_if_ML_bug: 'ML bug',
+    DatasetTitle_1: 'Some data',
+    DatasetTitle_2: null,
+    DatasetLicenseName_1: 'CC0',
+    DatasetLicenseName_2: null,
+    DatasetUrl_1: 'https://example.invalid/data',
+    DatasetUrl_2: null,
+    NotebookUrl: 'https://example.invalid/nb',
+    ...overrides
+  };
+  return HEADER.map(column => values[column] ?? null);
+}
+
+/**
+ * A descriptor workbook with the given rows under a header.
+ */
+export function descriptorXlsx(
+  rows: TestCell[][],
+  header: string[] = HEADER,
+  sheet = 'Sheet1'
+): ArrayBuffer {
+  return makeXlsx([{ name: sheet, rows: [header, ...rows] }]);
+}
+
+/**
+ * A diagnoses workbook in the real layout.
+ */
+export function diagnosesXlsx(
+  rows: [string, string | null][],
+  sheet = 'Ground_truth'
+): ArrayBuffer {
+  return makeXlsx([
+    {
+      name: sheet,
+      rows: [
+        ['library', 'instance', 'detection', 'diagnosis', 'runinfo_help'],
+        ...rows.map(([instance, diagnosis]): TestCell[] => [
+          instance.replace(/_\d+.*$/, ''),
+          instance,
+          diagnosis !== null,
+          diagnosis,
+          'None'
+        ])
+      ]
+    },
+    { name: 'Config', rows: [['Jose_validation'], ['Agree']] }
+  ]);
+}
+
+/**
+ * The files of a complete case folder under `benchmark/`.
+ */
+export function caseFolder(name: string): Record<string, string> {
+  const base = `benchmark/${name}`;
+  return {
+    [`${base}/${name}_reproduced.ipynb`]: '{}',
+    [`${base}/${name}_fixed.ipynb`]: '{}',
+    [`${base}/README.md`]: `# ${name}`,
+    [`${base}/data/train.csv`]: 'a,b\n1,2\n'
+  };
+}
