@@ -24,6 +24,7 @@ import pytest
 pytestmark = pytest.mark.wheel
 
 NODE_TOOLS = ("node", "nodejs", "npm", "npx", "yarn", "jlpm")
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def _wheel() -> Path:
@@ -87,7 +88,7 @@ def _run(args: list[str], env: dict[str, str], cwd: Path) -> str:
         args, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
     assert result.returncode == 0, f"{' '.join(args)} failed:\n{result.stdout}"
-    return result.stdout
+    return ANSI.sub("", result.stdout)
 
 
 def test_wheel_installs_and_enables_without_node(tmp_path: Path) -> None:
@@ -108,7 +109,7 @@ def test_wheel_installs_and_enables_without_node(tmp_path: Path) -> None:
     labextensions = _run([jupyter, "labextension", "list"], env, work)
     print(labextensions)
     assert re.search(
-        r"jupyterlab-junobench v\S+ enabled\s+\S*OK\S*.*\(python, jupyterlab-junobench\)",
+        r"jupyterlab-junobench v\S+ enabled OK \(python, jupyterlab-junobench\)",
         labextensions,
     ), labextensions
 
@@ -137,3 +138,71 @@ def test_wheel_installs_and_enables_without_node(tmp_path: Path) -> None:
     assert Path(found["casebook"]).name == "demo_casebook", found
     assert Path(found["casebook"]).is_relative_to(venv), found
     assert found["cases"] > 0, found
+
+    # Finally the installed server, with only the installed config, serves our routes.
+    _serve_and_check(jupyter, env, tmp_path)
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _serve_and_check(jupyter: str, env: dict[str, str], tmp_path: Path) -> None:
+    import time
+    import urllib.request
+
+    root = tmp_path / "root"
+    root.mkdir()
+    port, token = _free_port(), "junobench-wheel-test"
+    log = (tmp_path / "server.log").open("w")
+    server = subprocess.Popen(
+        [
+            jupyter,
+            "server",
+            "--no-browser",
+            "--allow-root",
+            f"--port={port}",
+            "--ServerApp.port_retries=0",
+            f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={root}",
+        ],
+        env=env,
+        cwd=root,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+
+    def get(route: str) -> dict[str, object]:
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/{route}", headers={"Authorization": f"token {token}"}
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read().decode())
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                get("api/status")
+                break
+            except OSError:
+                assert server.poll() is None, (tmp_path / "server.log").read_text()
+                assert time.monotonic() < deadline, (tmp_path / "server.log").read_text()
+                time.sleep(0.3)
+        info = get("junobench/info")
+        assert info["tcp_nodelay"] is True and info["demo_available"] is True, info
+        demo = get("junobench/demo-casebook")
+        assert demo["created"] is True and demo["cases"] > 0, demo
+        assert (root / str(demo["path"]) / "benchmark_desc.xlsx").is_file()
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log.close()

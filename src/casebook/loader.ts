@@ -23,7 +23,7 @@ export const BENCHMARK_FOLDER = 'benchmark';
 /** Case marker for a descriptor row without a case folder. */
 export const MARKER_FOLDER_NOT_FOUND = 'case folder not found';
 
-/** Case marker for a case folder without a descriptor row. */
+/** Case marker for a case folder without a descriptor row (such a case has empty labels and row 0). */
 export const MARKER_NOT_IN_DESCRIPTOR = 'not in the descriptor';
 
 /** Case marker for a folder without `<case>_reproduced.ipynb`. */
@@ -69,7 +69,8 @@ export namespace loadCasebook {
   export interface IOptions {
     /**
      * Source-relative folder of the casebook ('' by default); case paths in the
-     * result are relative to it.
+     * result are relative to it. An unsafe root (absolute, `..`) makes the
+     * load reject.
      */
     root?: string;
     /** How many folder levels below a case folder are listed. */

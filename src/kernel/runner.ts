@@ -291,9 +291,12 @@ export class PlanRunner {
     this._kernel.disposed.connect(onDisposed);
 
     let timer: ReturnType<typeof setTimeout> | null = null;
+    const replied = new PromiseDelegate<void>();
+    let timedOut = false;
     if (this._timeoutMs > 0) {
       timer = setTimeout(() => {
-        void this._timeout(index, settle, stepResult);
+        timedOut = true;
+        void this._timeout(index, settle, stepResult, replied.promise);
       }, this._timeoutMs);
     }
 
@@ -321,6 +324,10 @@ export class PlanRunner {
         outputs.push(output);
         this._event.emit({ type: 'output', index, step, output });
       };
+      void future.done.then(
+        () => replied.resolve(),
+        () => replied.resolve()
+      );
       future.done
         .then(reply => {
           const content = reply.content;
@@ -328,6 +335,10 @@ export class PlanRunner {
             'execution_count' in content
               ? ((content.execution_count as number | null) ?? null)
               : null;
+          if (timedOut) {
+            // The timeout path settles the step once the interrupt lands.
+            return;
+          }
           if (content.status === 'ok') {
             settle.resolve({ kind: 'ok', result: stepResult() });
           } else {
@@ -390,12 +401,20 @@ export class PlanRunner {
   private async _timeout(
     index: number,
     settle: PromiseDelegate<Private.IStepOutcome>,
-    stepResult: () => IStepResult
+    stepResult: () => IStepResult,
+    replied: Promise<void>
   ): Promise<void> {
     const seconds = Math.round(this._timeoutMs / 100) / 10;
     const message = `Cell ${index + 1} of the replay ran longer than ${seconds} s and was interrupted.`;
     try {
       await this._kernel.interrupt();
+      // Wait for the interrupted cell's reply, so the next request is not
+      // aborted by the kernel's stop-on-error; a kernel deaf to interrupts
+      // does not hold the replay for more than a few seconds.
+      await Promise.race([
+        replied,
+        new Promise(resolve => setTimeout(resolve, 5000))
+      ]);
     } catch {
       // The kernel may already be gone; the timeout is reported either way.
     }

@@ -2,6 +2,8 @@
  * parseDescriptor on generated workbooks.
  */
 
+import { strToU8, zipSync } from 'fflate';
+
 import { parseDescriptor } from '../../src/casebook';
 import { descRow, descriptorXlsx, HEADER } from './fixtures';
 import { makeXlsx } from './xlsx';
@@ -87,6 +89,18 @@ describe('parseDescriptor', () => {
       new ArrayBuffer(0),
       [],
       [/^desc\.xlsx is not a readable \.xlsx file: .+/]
+    ],
+    [
+      'a zip that is not a workbook',
+      zipSync({ 'notes.txt': strToU8('hello') }).buffer as ArrayBuffer,
+      [],
+      [/^desc\.xlsx is not a readable \.xlsx file: .+/]
+    ],
+    [
+      'a legacy .xls file',
+      new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]).buffer as ArrayBuffer,
+      [],
+      [/^desc\.xlsx is not a readable \.xlsx file: .*\.xls/]
     ],
     [
       'a workbook with an empty sheet',

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'fs';
 import * as path from 'path';
 
 import {
+  libraryOf,
   loadCasebook,
   MARKER_FOLDER_NOT_FOUND,
   MARKER_NO_DATA,
@@ -18,7 +19,6 @@ import type {
   ICasebookProblem,
   IDescriptorRow
 } from '../../src/casebook';
-import { libraryOf } from '../../src/casebook';
 import { FsCasebookSource } from './fsSource';
 
 const JUNOBENCH = path.resolve(__dirname, '../../../shared/junobench');

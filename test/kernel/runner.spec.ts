@@ -1,0 +1,166 @@
+/**
+ * The kernel runner against a real Jupyter server and a real Python kernel.
+ */
+import { KernelManager, ServerConnection } from '@jupyterlab/services';
+import type { Kernel } from '@jupyterlab/services';
+import { JupyterServer } from '@jupyterlab/testing';
+
+import { PlanRunner } from '../../src/kernel/runner';
+import type { RunnerEvent } from '../../src/kernel/runner';
+import { recordedPlan } from '../../src/replay/plan';
+import type { INotebookJSON, IReplayPlan } from '../../src/replay/types';
+
+jest.setTimeout(120000);
+
+const server = new JupyterServer();
+
+/** A notebook from [source, execution_count, error?] triples. */
+function notebook(cells: [string, number | null, boolean?][]): INotebookJSON {
+  return {
+    cells: cells.map(([source, count, error]) => ({
+      cell_type: 'code',
+      source,
+      execution_count: count,
+      outputs: error
+        ? [{ output_type: 'error', ename: 'X', evalue: '', traceback: [] }]
+        : []
+    }))
+  };
+}
+
+/** A plan running the given sources in order. */
+function plainPlan(sources: string[]): IReplayPlan {
+  return recordedPlan(notebook(sources.map((s, i) => [s, i + 1])));
+}
+
+describe('PlanRunner', () => {
+  let manager: KernelManager;
+  let kernel: Kernel.IKernelConnection;
+
+  beforeAll(async () => {
+    // CI runs as root; Jupyter refuses that unless told.
+    await server.start({ configData: { ServerApp: { allow_root: true } } });
+    manager = new KernelManager({
+      serverSettings: ServerConnection.makeSettings()
+    });
+    await manager.ready;
+  });
+
+  afterAll(async () => {
+    manager.dispose();
+    await server.shutdown();
+  });
+
+  beforeEach(async () => {
+    kernel = await manager.startNew({ name: 'python3' });
+    await kernel.info;
+  });
+
+  afterEach(async () => {
+    if (!kernel.isDisposed) {
+      await kernel.shutdown().catch(() => undefined);
+    }
+  });
+
+  it('runs cells in the recorded order and stops at the crash', async () => {
+    // Document order: print(a) comes first but ran last; b is never defined.
+    const nb = notebook([
+      ['print(a + 1)\nz = b', 3, true],
+      ['a = 41', 1],
+      ['never_run = 1', null],
+      ['a = a', 2]
+    ]);
+    const plan = recordedPlan(nb);
+    const runner = new PlanRunner({ kernel });
+    const events: RunnerEvent['type'][] = [];
+    runner.event.connect((_, e) => events.push(e.type));
+    const result = await runner.run(plan);
+    expect(result.status).toBe('crashed');
+    expect(result.steps.map(s => s.step.cellIndex)).toEqual([1, 3, 0]);
+    expect(result.failedIndex).toBe(2);
+    expect(result.error?.ename).toBe('NameError');
+    expect(result.error?.evalue).toContain("'b'");
+    expect(result.error?.line).toBe(2);
+    const printed = result.steps[2].outputs.find(o => o.output_type === 'stream');
+    expect(String(printed?.text)).toBe('42\n');
+    expect(events[0]).toBe('run-started');
+    expect(events).toContain('step-error');
+    expect(events[events.length - 1]).toBe('run-finished');
+  });
+
+  it('runs a [reexecute] cell twice', async () => {
+    const nb = notebook([
+      ['n = 0', 1],
+      ['# [reexecute]\nn += 1', 2],
+      ['assert n == 1, n', 3]
+    ]);
+    const result = await new PlanRunner({ kernel }).run(recordedPlan(nb));
+    expect(result.status).toBe('crashed');
+    expect(result.error?.ename).toBe('AssertionError');
+    expect(result.error?.evalue).toBe('2');
+  });
+
+  it('completes a clean plan and reports execution counts', async () => {
+    const result = await new PlanRunner({ kernel }).run(
+      plainPlan(['x = 1', 'x + 1'])
+    );
+    expect(result.status).toBe('completed');
+    expect(result.steps.map(s => s.executionCount)).toEqual([1, 2]);
+    const shown = result.steps[1].outputs[0];
+    expect(shown.output_type).toBe('execute_result');
+    expect((shown.data as Record<string, string>)['text/plain']).toBe('2');
+  });
+
+  it('interrupts a cell that runs past the timeout', async () => {
+    const runner = new PlanRunner({ kernel, timeoutMs: 1500 });
+    const result = await runner.run(
+      plainPlan(['import time\nfor _ in range(600): time.sleep(0.1)', 'after = 1'])
+    );
+    expect(result.status).toBe('timeout');
+    expect(result.failedIndex).toBe(0);
+    expect(result.message).toContain('1.5 s');
+    // The kernel survived the interrupt and still runs code.
+    const again = await new PlanRunner({ kernel }).run(plainPlan(['1 + 1']));
+    expect(again.status).toBe('completed');
+  });
+
+  it('stops on a user interrupt', async () => {
+    const runner = new PlanRunner({ kernel });
+    runner.event.connect((_, e) => {
+      if (e.type === 'step-started' && e.index === 1) {
+        setTimeout(() => void runner.interrupt(), 500);
+      }
+    });
+    const result = await runner.run(
+      plainPlan(['x = 1', 'import time\nfor _ in range(600): time.sleep(0.1)', 'y = 2'])
+    );
+    expect(result.status).toBe('interrupted');
+    expect(result.failedIndex).toBe(1);
+    expect(result.steps).toHaveLength(2);
+  });
+
+  it('reports a kernel killed mid-replay without hanging', async () => {
+    const result = await new PlanRunner({ kernel }).run(
+      plainPlan(['x = 1', 'import os\nos._exit(1)', 'y = 2'])
+    );
+    expect(result.status).toBe('kernel-died');
+    expect(result.failedIndex).toBe(1);
+    expect(result.message).toMatch(/kernel/i);
+  });
+
+  it('refuses a second run while one is running', async () => {
+    const runner = new PlanRunner({ kernel });
+    const first = runner.run(plainPlan(['import time\ntime.sleep(1)']));
+    await expect(runner.run(plainPlan(['1']))).rejects.toThrow(/already running/);
+    expect((await first).status).toBe('completed');
+  });
+
+  it('runs set-up code silently first', async () => {
+    const result = await new PlanRunner({ kernel }).run(plainPlan(['print(secret)']), {
+      setupCode: 'secret = "set"'
+    });
+    expect(result.status).toBe('completed');
+    expect(result.steps[0].executionCount).toBe(1);
+    expect(String(result.steps[0].outputs[0].text)).toBe('set\n');
+  });
+});
