@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Set everything up on a fresh machine and start JupyterLab with the
+# JunoBench panel open on the bundled demo casebook.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+# shellcheck disable=SC1091
+. .venv/bin/activate
+HOME_DIR=${JUNOBENCH_HOME:-$PWD/junobench-home}
+mkdir -p "$HOME_DIR"
+extra=()
+if [ "$(id -u)" = "0" ]; then extra+=(--allow-root); fi
+echo "== starting JupyterLab in $HOME_DIR (the demo casebook appears there as JunoBench-demo/)"
+exec jupyter lab --ServerApp.root_dir="$HOME_DIR" "${extra[@]}" "$@"

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The whole test suite, on a fresh machine: installs what it needs (apt, pip,
+# npm), builds, then runs jest, pytest, the headless verification of the demo
+# casebook (and of the real JunoBench cases in ../shared when present) and the
+# Galata browser tests. Prints each runner's summary; exits non-zero on failure.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export CI=${CI:-}
+export MPLBACKEND=Agg
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ]; then
+    echo "== apt-get install chromium"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || echo "chromium could not be installed" >&2
+  else
+    echo "chromium is missing: run 'sudo apt-get install -y chromium' for the browser tests" >&2
+  fi
+fi
+
+bash scripts/setup.sh || { echo "setup failed" >&2; exit 1; }
+# shellcheck disable=SC1091
+. .venv/bin/activate
+
+failed=()
+step() {
+  local name=$1; shift
+  echo
+  echo "================ $name ================"
+  local started=$SECONDS
+  if "$@"; then
+    echo "---- $name: ok ($((SECONDS - started)) s)"
+  else
+    echo "---- $name: FAILED ($((SECONDS - started)) s)"
+    failed+=("$name")
+  fi
+}
+
+step "jest (unit and kernel tests)" jlpm jest --ci
+step "pytest (server extension, demo casebook)" python -m pytest tests -q -p no:cacheprovider
+step "junobench verify (demo casebook)" node bin/junobench.js verify demo/casebook --jobs 2 --json junobench-verify-demo.json
+
+SHARED=../shared/junobench
+if [ -d "$SHARED/benchmark" ]; then
+  echo
+  echo "================ junobench verify (real JunoBench cases, informative) ================"
+  real_cases=$(ls "$SHARED/benchmark" | paste -sd, -)
+  if [ "${JUNOBENCH_REAL_DEPS:-1}" = "1" ]; then
+    # sklearn_3 imports tensorflow and catboost besides pandas/numpy/scikit-learn.
+    python -m pip install -q tensorflow-cpu catboost || echo "could not install tensorflow-cpu/catboost" >&2
+  fi
+  node bin/junobench.js verify "$SHARED" --cases "$real_cases" --jobs 2 --json junobench-verify-real.json \
+    || echo "(the real cases are reported, not required: see the table above)"
+else
+  echo "skipping the real JunoBench cases: $SHARED is absent"
+fi
+
+step "wheel (installs without Node.js)" bash -c 'rm -rf dist && python -m build --wheel --no-isolation -o dist >/dev/null && JUNOBENCH_WHEEL="$(ls dist/*.whl | head -1)" python -m pytest tests/test_wheel.py -q -p no:cacheprovider'
+step "galata (browser tests)" bash scripts/ui-tests.sh
+
+echo
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "FAILED: ${failed[*]}"
+  exit 1
+fi
+echo "All test steps passed."
