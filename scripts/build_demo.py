@@ -63,7 +63,7 @@ REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "demo" / "casebook"
 
 #: Namespace of the descriptor's `eid` column: eid = uuid5(EID_NAMESPACE, case name).
-EID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/jupyterlab-junobench/demo-casebook")
+EID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "urn:jupyterlab-junobench:demo-casebook")
 
 #: The descriptor's columns, exactly as in JunoBench's benchmark_desc.xlsx.
 DESC_COLUMNS = [
@@ -1126,10 +1126,13 @@ and workbooks are under the project's BSD-3-Clause licence.
 
 ## Layout
 
-- `benchmark_desc.xlsx`: sheet `Sheet1`, one row per case with the JunoBench columns (`nb_name`,
-  `eid` = uuid5 of the case name, lower-case `ename`, `evalue`, `traceback` = Python list literal of
-  the recorded traceback lines with their ANSI colour codes, labels, dataset credits). Dataset and
-  notebook URLs are empty: there is nothing online to point to.
+- `benchmark_desc.xlsx`: sheet `Sheet1`, one row per case with the JunoBench columns: `nb_name`;
+  `eid` = `uuid5(uuid5(NAMESPACE_URL, "urn:jupyterlab-junobench:demo-casebook"), nb_name)`;
+  lower-case `ename`; `evalue`; `traceback` = Python list literal (`repr`) of the recorded
+  traceback lines with their ANSI colour codes, written as `\\x1b` escapes (JunoBench's own
+  descriptor holds tracebacks without colour codes, so readers should strip ANSI either way);
+  labels; dataset credits. Dataset and notebook URLs are empty: there is nothing online to
+  point to.
 - `diagnoses.xlsx`: sheet `Ground_truth` (`library`, `instance`, `detection`, `diagnosis`,
   `runinfo_help` and an unnamed note column, as in JunoBench's ground truth), one
   `<case>_reproduced` row (detection `True`, a written diagnosis) and one `<case>_fixed` row
@@ -1291,12 +1294,26 @@ def build_case(case: Case, bench: Path, log, skip_fixed: bool = False) -> dict:
             "traceback": list(err.traceback), "data_files": sorted(frames)}
 
 
+def load_result(case: Case, case_dir: Path) -> dict:
+    """The descriptor facts of a case built earlier, read from its reproduced notebook."""
+    nb = nbformat.read(case_dir / f"{case.name}_reproduced.ipynb", as_version=4)
+    found = first_error(nb)
+    if found is None:
+        raise RuntimeError(f"{case.name}: the existing reproduced notebook has no error output")
+    _, err = found
+    files = sorted(p.name for p in (case_dir / "data").glob("*")) if (case_dir / "data").is_dir() else []
+    return {"case": case, "ename": err.ename, "evalue": err.evalue,
+            "traceback": list(err.traceback), "data_files": files}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
                         help="casebook folder to (re)write (default: demo/casebook)")
     parser.add_argument("--jobs", type=int, default=2, help="cases built in parallel (default 2)")
-    parser.add_argument("--cases", nargs="*", help="build only these cases (workbooks list only them)")
+    parser.add_argument("--cases", nargs="*",
+                        help="rebuild only these case folders (the workbooks still list every case "
+                             "found in the casebook)")
     parser.add_argument("--skip-fixed", action="store_true",
                         help="do not execute or write the fixed notebooks (a quicker structural check)")
     parser.add_argument("--quiet", action="store_true")
@@ -1323,12 +1340,23 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.monotonic()
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        results = list(pool.map(lambda c: build_case(c, bench, log, args.skip_fixed), cases))
+        built = list(pool.map(lambda c: build_case(c, bench, log, args.skip_fixed), cases))
+
+    # The workbooks and README list every case present in the casebook: with --cases, the cases
+    # not rebuilt this time are read back from their existing reproduced notebooks.
+    by_name = {r["case"].name: r for r in built}
+    results = []
+    for case in build_cases():
+        if case.name in by_name:
+            results.append(by_name[case.name])
+        elif (bench / case.name / f"{case.name}_reproduced.ipynb").is_file():
+            results.append(load_result(case, bench / case.name))
 
     write_descriptor(results, out / "benchmark_desc.xlsx")
     write_diagnoses(results, out / "diagnoses.xlsx")
     (out / "README.md").write_text(casebook_readme(results), encoding="utf-8")
-    log(f"wrote {len(results)} case(s) to {out} in {time.monotonic() - started:.1f}s")
+    log(f"built {len(built)} case(s), casebook {out} lists {len(results)}, "
+        f"in {time.monotonic() - started:.1f}s")
     return 0
 
 

@@ -21,7 +21,10 @@ jlpm install --silent >/dev/null 2>&1 || jlpm install
 echo "== build (TypeScript, CLI, labextension)"
 jlpm build:prod
 echo "== install the extension into .venv"
-python -m pip install -q -e . --no-build-isolation
+# A previous `jupyter labextension develop` left a symlink that pip would follow.
+link=.venv/share/jupyter/labextensions/jupyterlab-junobench
+if [ -L "$link" ]; then rm "$link"; fi
+HATCH_JUPYTER_BUILDER_SKIP_NPM=1 python -m pip install -q -e . --no-build-isolation
 jupyter labextension develop . --overwrite >/dev/null
 jupyter server extension enable jupyterlab_junobench --sys-prefix >/dev/null 2>&1 || true
 jupyter labextension list 2>&1 | grep -i junobench || { echo "jupyterlab-junobench is not listed by jupyter labextension list" >&2; exit 1; }

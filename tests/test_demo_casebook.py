@@ -55,7 +55,7 @@ EXP_TYPES = {"invalid argument", "tensor shape mismatch", "key error", "value er
              "feature name mismatch", "io error", "model initialization error"}
 PIPELINE_STAGES = {"training", "data preparation", "evaluation/prediction", "data visualization",
                    "model construction"}
-EID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/jupyterlab-junobench/demo-casebook")
+EID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "urn:jupyterlab-junobench:demo-casebook")
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 

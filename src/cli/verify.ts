@@ -154,10 +154,18 @@ async function verifyCase(
   }
   const plan = recordedPlan(repro);
   const reproRun = await Private.runPlan(plan, reproducedPath, sessions, options);
-  const reproduced =
+  let reproduced: INotebookJudgement =
     typeof reproRun === 'string'
       ? { verdict: 'kernel-died' as const, reason: reproRun, observed: null }
       : judgeReproduced(plan, reproRun, c.ename);
+  if (reproduced.verdict === 'fail' && Private.needsMissingData(c, repro)) {
+    // Without its input files the notebook cannot reach the recorded state.
+    reproduced = {
+      ...reproduced,
+      verdict: 'missing-data',
+      reason: `The case folder has no input data files but the notebook reads data/ (${reproduced.reason})`
+    };
+  }
 
   if (!c.files.fixed) {
     return report(reproduced, {
@@ -186,14 +194,34 @@ async function verifyCase(
   const fixedRun = await Private.runPlan(fixedPlan, fixedPath, sessions, options, {
     continueOnErrorBefore: targetStep
   });
-  const fixed =
+  let fixed: INotebookJudgement =
     typeof fixedRun === 'string'
       ? { verdict: 'kernel-died' as const, reason: fixedRun, observed: null }
       : judgeFixed(fixedRun, targetStep);
+  if (fixed.verdict === 'fail' && Private.needsMissingData(c, fixedNb)) {
+    fixed = {
+      ...fixed,
+      verdict: 'missing-data',
+      reason: `The case folder has no input data files but the notebook reads data/ (${fixed.reason})`
+    };
+  }
   return report(reproduced, fixed);
 }
 
 namespace Private {
+  /**
+   * Whether a case lacks input data that its notebook reads from `data/`.
+   */
+  export function needsMissingData(c: ICase, nb: INotebookJSON): boolean {
+    if (c.files.data.length > 0) {
+      return false;
+    }
+    return nb.cells.some(cell => {
+      const text = Array.isArray(cell.source) ? cell.source.join('') : cell.source;
+      return cell.cell_type === 'code' && /['"]\.?\/?data\//.test(text);
+    });
+  }
+
   /**
    * Read and minimally validate a notebook; a string says what is wrong.
    */

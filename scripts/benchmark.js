@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+/**
+ * Numbers for jupyterlab-junobench, side by side in one run:
+ *  - loading the real 111-case JunoBench descriptor (Node);
+ *  - the built extension's bundle size;
+ *  - per-cell replay overhead of our runner against nbclient on the same
+ *    notebook, with the server extension's TCP_NODELAY on and off;
+ *  - time from opening a demo case (new session) to the crash, per demo case.
+ * Usage: node scripts/benchmark.js   (after scripts/setup.sh; run inside .venv)
+ */
+const { execFileSync } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+console.debug = () => undefined;
+
+const lib = path.join(__dirname, '..', 'lib-cli');
+const { startServer } = require(path.join(lib, 'cli/server.js'));
+const { loadLocalCasebook } = require(path.join(lib, 'cli/verify.js'));
+const { PlanRunner } = require(path.join(lib, 'kernel/runner.js'));
+const { recordedPlan } = require(path.join(lib, 'replay/plan.js'));
+const { KernelManager, SessionManager } = require('@jupyterlab/services');
+
+const ROOT = path.join(__dirname, '..');
+const SHARED = path.join(ROOT, '..', 'shared', 'junobench');
+const CELLS = Number(process.env.BENCH_CELLS || 200);
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+async function descriptorLoad() {
+  if (!fs.existsSync(path.join(SHARED, 'benchmark_desc.xlsx'))) {
+    console.log('descriptor load: skipped (../shared/junobench is absent)');
+    return;
+  }
+  const times = [];
+  let n = 0;
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    const book = await loadLocalCasebook(SHARED);
+    times.push(performance.now() - t);
+    n = book.cases.length;
+  }
+  console.log(`descriptor load+list (Node, real JunoBench, ${n} cases): median ${median(times).toFixed(1)} ms over 5 (first ${times[0].toFixed(1)} ms)`);
+}
+
+function bundleSize() {
+  const dir = path.join(ROOT, 'jupyterlab_junobench', 'labextension', 'static');
+  if (!fs.existsSync(dir)) {
+    console.log('bundle size: skipped (labextension not built)');
+    return;
+  }
+  let total = 0;
+  const files = fs.readdirSync(dir).filter(f => f.endsWith('.js'));
+  for (const f of files) {
+    total += fs.statSync(path.join(dir, f)).size;
+  }
+  console.log(`bundle size: ${(total / 1024).toFixed(1)} KiB in ${files.length} JS files (labextension/static)`);
+}
+
+function trivialNotebook(file) {
+  const cells = [];
+  for (let i = 0; i < CELLS; i++) {
+    cells.push({ cell_type: 'code', id: `c${i}`, source: `x = ${i}`, execution_count: i + 1, metadata: {}, outputs: [] });
+  }
+  const nb = { cells, metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' } }, nbformat: 4, nbformat_minor: 5 };
+  fs.writeFileSync(file, JSON.stringify(nb));
+  return nb;
+}
+
+async function runnerPerCell(nb, nodelay) {
+  const server = await startServer({
+    rootDir: os.tmpdir(),
+    extraArgs: [`--JunobenchExtension.tcp_nodelay=${nodelay ? 'True' : 'False'}`]
+  });
+  const km = new KernelManager({ serverSettings: server.settings });
+  try {
+    const kernel = await km.startNew({ name: 'python3' });
+    await kernel.info;
+    const runner = new PlanRunner({ kernel });
+    await runner.run(recordedPlan({ cells: nb.cells.slice(0, 5) })); // warm-up
+    const t = performance.now();
+    const result = await runner.run(recordedPlan(nb));
+    const total = performance.now() - t;
+    if (result.status !== 'completed') {
+      throw new Error(`benchmark notebook did not complete: ${result.message}`);
+    }
+    await kernel.shutdown();
+    return { total, perCell: total / nb.cells.length };
+  } finally {
+    km.dispose();
+    await server.stop();
+  }
+}
+
+function nbclientPerCell(file) {
+  const out = execFileSync('python', [path.join(__dirname, 'bench_nbclient.py'), file], { encoding: 'utf-8' });
+  const r = JSON.parse(out.trim().split('\n').pop());
+  return { total: r.total_ms, perCell: r.per_cell_ms };
+}
+
+async function openToCrash() {
+  const dir = path.join(ROOT, 'demo', 'casebook');
+  const book = await loadLocalCasebook(dir);
+  const server = await startServer({ rootDir: dir });
+  const km = new KernelManager({ serverSettings: server.settings });
+  const sm = new SessionManager({ kernelManager: km, serverSettings: server.settings });
+  try {
+    for (const c of book.cases) {
+      const rel = `${c.files.folder}/${c.name}_reproduced.ipynb`;
+      const nb = JSON.parse(fs.readFileSync(path.join(dir, rel), 'utf-8'));
+      const t = performance.now();
+      const session = await sm.startNew({ path: `${rel}.bench-${Date.now()}`, name: c.name, type: 'notebook', kernel: { name: 'python3' } });
+      const started = performance.now() - t;
+      const result = await new PlanRunner({ kernel: session.kernel }).run(recordedPlan(nb));
+      const total = performance.now() - t;
+      console.log(`  ${c.name.padEnd(14)} open→crash ${(total / 1000).toFixed(2)} s (kernel start ${(started / 1000).toFixed(2)} s, ${result.steps.length} cells, ${result.status}${result.error ? ` ${result.error.ename}` : ''})`);
+      await session.shutdown();
+    }
+  } finally {
+    sm.dispose();
+    km.dispose();
+    await server.stop();
+  }
+}
+
+async function main() {
+  console.log(`# jupyterlab-junobench benchmark (${os.cpus().length} cores, node ${process.version})`);
+  await descriptorLoad();
+  bundleSize();
+  const file = path.join(os.tmpdir(), `junobench-bench-${process.pid}.ipynb`);
+  const nb = trivialNotebook(file);
+  const ours = await runnerPerCell(nb, true);
+  const oursNagle = await runnerPerCell(nb, false);
+  const theirs = nbclientPerCell(file);
+  console.log(`per-cell replay, ${CELLS} trivial cells:`);
+  console.log(`  our runner (TCP_NODELAY on):  ${ours.perCell.toFixed(2)} ms/cell (total ${ours.total.toFixed(0)} ms)`);
+  console.log(`  our runner (TCP_NODELAY off): ${oursNagle.perCell.toFixed(2)} ms/cell (total ${oursNagle.total.toFixed(0)} ms)`);
+  console.log(`  nbclient:                     ${theirs.perCell.toFixed(2)} ms/cell (total ${theirs.total.toFixed(0)} ms)`);
+  console.log(`  ratio ours/nbclient: ${(ours.perCell / theirs.perCell).toFixed(2)} (nodelay on), ${(oursNagle.perCell / theirs.perCell).toFixed(2)} (off)`);
+  console.log('demo cases, new session to crash (headless, same runner as the UI):');
+  await openToCrash();
+  fs.unlinkSync(file);
+}
+
+main().then(
+  () => process.exit(0),
+  e => {
+    console.error(e);
+    process.exit(1);
+  }
+);
