@@ -20,6 +20,8 @@ configure_jupyter_server(c)
 # CI and the dev containers run as root.
 c.ServerApp.allow_root = True
 c.ServerApp.open_browser = False
+# Same variable as playwright.config.js, for running beside another server on 8888.
+c.ServerApp.port = int(os.environ.get("JUNOBENCH_UI_PORT", "8888"))
 # Quieter logs and no update/news check from the test server.
 c.LabApp.news_url = None
 c.LabApp.check_for_updates_class = "jupyterlab.NeverCheckForUpdate"

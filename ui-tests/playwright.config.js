@@ -9,6 +9,9 @@
 const baseConfig = require('@jupyterlab/galata/lib/playwright-config');
 
 const CHROMIUM = process.env.JUNOBENCH_CHROMIUM || '/usr/bin/chromium';
+// The test server's port; jupyter_server_test_config.py reads the same variable.
+const PORT = process.env.JUNOBENCH_UI_PORT || '8888';
+const BASE_URL = `http://localhost:${PORT}`;
 
 module.exports = {
   ...baseConfig,
@@ -31,7 +34,7 @@ module.exports = {
   reporter: [['list'], ['html', { open: 'never' }]],
   use: {
     ...baseConfig.use,
-    baseURL: 'http://localhost:8888',
+    baseURL: BASE_URL,
     actionTimeout: 30 * 1000,
     navigationTimeout: 90 * 1000,
     trace: 'off',
@@ -54,7 +57,7 @@ module.exports = {
     // The server log goes to a file (scripts/ui-tests.sh prints its tail on
     // failure) so the test report stays readable.
     command: 'jlpm start > jupyter-server.log 2>&1',
-    url: 'http://localhost:8888/lab',
+    url: `${BASE_URL}/lab`,
     timeout: 180 * 1000,
     reuseExistingServer: !process.env.CI
   }

@@ -63,6 +63,9 @@ test.describe('UI-test harness', () => {
       await page.contents.uploadContent(JSON.stringify(notebook), 'text', `${tmpPath}/${name}`)
     ).toBe(true);
 
+    // Galata's file-browser helpers need the File Browser tab shown; an
+    // extension panel opened on start may hold the left area instead.
+    await page.sidebar.openTab('filebrowser');
     expect(await page.notebook.openByPath(`${tmpPath}/${name}`)).toBe(true);
     await page.notebook.activate(name);
     await page.notebook.runCell(0);
