@@ -1,0 +1,80 @@
+/**
+ * `junobench verify` against a real Jupyter server started on loopback.
+ */
+import * as path from 'path';
+
+import { main } from '../../src/cli/main';
+import { startServer } from '../../src/cli/server';
+import type { IServerHandle } from '../../src/cli/server';
+import { loadLocalCasebook, verifyCasebook } from '../../src/cli/verify';
+
+jest.setTimeout(180000);
+
+const DEMO = path.resolve(__dirname, '../../demo/casebook');
+const ROOT = path.resolve(DEMO, '..');
+
+describe('junobench verify', () => {
+  let server: IServerHandle;
+
+  beforeAll(async () => {
+    // Serve the folder above the casebook, to exercise --server-root mapping.
+    server = await startServer({ rootDir: ROOT });
+  });
+
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('passes a demo case on a given server and reports per case', async () => {
+    const book = await loadLocalCasebook(DEMO);
+    const reports = await verifyCasebook({
+      casebook: book,
+      casebookDir: DEMO,
+      cases: ['numpy_1'],
+      settings: server.settings,
+      serverRoot: ROOT,
+      timeoutMs: 120000
+    });
+    expect(reports).toHaveLength(1);
+    expect(reports[0].name).toBe('numpy_1');
+    expect(reports[0].reproduced.verdict).toBe('pass');
+    expect(reports[0].reproduced.observed).toMatch(/^ValueError: operands could not be broadcast/);
+    expect(reports[0].fixed.verdict).toBe('pass');
+    expect(reports[0].verdict).toBe('pass');
+  });
+
+  it('prints the table and the closing line through --server and --token', async () => {
+    const out: string[] = [];
+    const log = jest.spyOn(console, 'log').mockImplementation((...a) => void out.push(a.join(' ')));
+    let code: number;
+    try {
+      code = await main([
+        'verify', DEMO, '--cases', 'pandas_1',
+        '--server', server.url, '--token', server.token, '--server-root', ROOT
+      ]);
+    } finally {
+      log.mockRestore();
+    }
+    expect(code).toBe(0);
+    expect(out.some(l => /^pandas_1\s+pass\s+pass\s+pass/.test(l))).toBe(true);
+    expect(out[out.length - 1]).toBe('1 passed, 0 failed');
+  });
+
+  it('rejects an unknown case name', async () => {
+    const book = await loadLocalCasebook(DEMO);
+    await expect(
+      verifyCasebook({ casebook: book, casebookDir: DEMO, cases: ['nope_1'], settings: server.settings, serverRoot: ROOT })
+    ).rejects.toThrow(/No such case in casebook: nope_1/);
+  });
+
+  it('fails a case whose crash differs from the recorded exception', async () => {
+    const book = await loadLocalCasebook(DEMO);
+    const c = book.cases.find(x => x.name === 'numpy_1')!;
+    const mislabelled = { ...book, cases: [{ ...c, ename: 'typeerror' }] };
+    const reports = await verifyCasebook({ casebook: mislabelled, casebookDir: DEMO, settings: server.settings, serverRoot: ROOT });
+    expect(reports[0].reproduced.verdict).toBe('fail');
+    expect(reports[0].reproduced.reason).toMatch(/recorded: typeerror/);
+    expect(reports[0].verdict).toBe('fail');
+  });
+});
+});
