@@ -77,4 +77,3 @@ describe('junobench verify', () => {
     expect(reports[0].verdict).toBe('fail');
   });
 });
-});
