@@ -22,7 +22,7 @@ c.ServerApp.allow_root = True
 c.ServerApp.open_browser = False
 # Same variable as playwright.config.js, for running beside another server on 8888.
 c.ServerApp.port = int(os.environ.get("JUNOBENCH_UI_PORT", "8888"))
-# Quieter logs and no update/news check from the test server.
+# No news feed or update check: the tests have no network and want no pop-ups.
 c.LabApp.news_url = None
 c.LabApp.check_for_updates_class = "jupyterlab.NeverCheckForUpdate"
 

@@ -77,7 +77,7 @@ export class CasebookManager implements ICasebookManager {
         contents: this._contents,
         root: where
       });
-      const book = await loadCasebook(source, { root: where });
+      const book = await loadCasebook(source);
       if (ticket !== this._ticket) {
         return;
       }

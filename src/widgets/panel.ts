@@ -10,6 +10,7 @@ import { Panel, Widget } from '@lumino/widgets';
 import { SidePanel } from '@jupyterlab/ui-components';
 import type { LabIcon } from '@jupyterlab/ui-components';
 
+import { displayEname } from '../casebook/display';
 import { LIBRARY_LABELS } from '../casebook/library';
 import type { ICase } from '../casebook/types';
 import type { CaseStatus } from '../tokens';
@@ -279,7 +280,8 @@ export class CasebookPanel extends SidePanel {
     }
     const error = document.createElement('div');
     error.className = 'jp-Junobench-caseError';
-    error.textContent = c.evalue ? `${c.ename}: ${c.evalue}` : c.ename;
+    const ename = displayEname(c);
+    error.textContent = c.evalue ? `${ename}: ${c.evalue}` : ename;
     error.title = error.textContent;
 
     const open = document.createElement('button');
