@@ -36,6 +36,7 @@ step() {
   fi
 }
 
+step "lint (stylelint, prettier, eslint)" jlpm lint:check
 step "jest (unit and kernel tests)" jlpm jest --ci
 step "pytest (server extension, demo casebook)" python -m pytest tests -q -p no:cacheprovider
 step "junobench verify (demo casebook)" node bin/junobench.js verify demo/casebook --jobs 2 --json junobench-verify-demo.json

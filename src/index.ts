@@ -9,6 +9,10 @@ import { replayPlugin } from './plugins/replay';
 
 export * from './tokens';
 
-const plugins: JupyterFrontEndPlugin<unknown>[] = [casebookPlugin, replayPlugin, panelPlugin];
+const plugins: JupyterFrontEndPlugin<unknown>[] = [
+  casebookPlugin,
+  replayPlugin,
+  panelPlugin
+];
 
 export default plugins;

@@ -30,3 +30,7 @@ c.LabApp.check_for_updates_class = "jupyterlab.NeverCheckForUpdate"
 _demo = Path(__file__).resolve().parent.parent / "demo" / "casebook"
 if (_demo / "benchmark_desc.xlsx").is_file():
     c.JunobenchExtension.demo_source = str(_demo)
+
+# The browser benchmark runs once with TCP_NODELAY on (default) and once off.
+if os.environ.get("JUNOBENCH_TCP_NODELAY") == "0":
+    c.JunobenchExtension.tcp_nodelay = False

@@ -26,11 +26,7 @@ export interface ICaseQuery {
 
 /** The facets a query can select values of. */
 export type CaseFacet =
-  | 'library'
-  | 'crashType'
-  | 'rootCause'
-  | 'pipelineStage'
-  | 'status';
+  'library' | 'crashType' | 'rootCause' | 'pipelineStage' | 'status';
 
 /** The facets, in display order. */
 export const CASE_FACETS: readonly CaseFacet[] = [
@@ -224,7 +220,11 @@ namespace Private {
     const selections: [CaseFacet, Set<string>][] = [];
     for (const facet of CASE_FACETS) {
       const selected =
-        facet === 'status' ? (statusOf ? (query.status ?? []) : []) : query[facet];
+        facet === 'status'
+          ? statusOf
+            ? (query.status ?? [])
+            : []
+          : query[facet];
       if (selected.length > 0) {
         selections.push([facet, new Set(selected)]);
       }

@@ -161,19 +161,17 @@ namespace Private {
         orphanNames,
         this.settings.concurrency,
         name =>
-          this.makeCase(
-            emptyRow(name),
-            folders.get(name) ?? null,
-            diagnoses,
-            [MARKER_NOT_IN_DESCRIPTOR]
-          )
+          this.makeCase(emptyRow(name), folders.get(name) ?? null, diagnoses, [
+            MARKER_NOT_IN_DESCRIPTOR
+          ])
       );
       if (diagnoses) {
         const known = new Set([...described, ...orphanNames]);
         const strays = [...diagnoses.keys()].filter(name => !known.has(name));
         if (strays.length > 0) {
           const shown = strays.slice(0, 10).join(', ');
-          const more = strays.length > 10 ? ` and ${strays.length - 10} more` : '';
+          const more =
+            strays.length > 10 ? ` and ${strays.length - 10} more` : '';
           this.problems.push({
             file: DIAGNOSES_FILE,
             message: `${DIAGNOSES_FILE} has diagnoses for case(s) that are not in the casebook: ${shown}${more}.`,
@@ -510,10 +508,7 @@ namespace Private {
    */
   function isEntryName(name: string): boolean {
     return (
-      name !== '' &&
-      name !== '.' &&
-      name !== '..' &&
-      !/[/\\\0]/.test(name)
+      name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name)
     );
   }
 

@@ -351,7 +351,9 @@ namespace Private {
     private fail(message: string, truncated = false): never {
       const atEnd = this.pos >= this.text.length;
       throw new ParseError(
-        atEnd ? `${message} at the end of the text` : `${message} at offset ${this.pos}`,
+        atEnd
+          ? `${message} at the end of the text`
+          : `${message} at offset ${this.pos}`,
         truncated || atEnd
       );
     }

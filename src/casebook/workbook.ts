@@ -16,8 +16,7 @@ export interface ITextSheet {
 
 /** The outcome of reading a workbook: its sheets, or why it could not be read. */
 export type WorkbookRead =
-  | { ok: true; sheets: ITextSheet[] }
-  | { ok: false; problem: ICasebookProblem };
+  { ok: true; sheets: ITextSheet[] } | { ok: false; problem: ICasebookProblem };
 
 /**
  * Read every sheet of an `.xlsx` file as text; never throws, a corrupt file

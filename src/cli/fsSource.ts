@@ -103,10 +103,7 @@ export class FsCasebookSource implements ICasebookSource {
     try {
       real = await fs.realpath(full);
     } catch (reason) {
-      if (
-        allowMissing ||
-        (reason as NodeJS.ErrnoException).code === 'ENOENT'
-      ) {
+      if (allowMissing || (reason as NodeJS.ErrnoException).code === 'ENOENT') {
         return null;
       }
       throw reason;

@@ -115,15 +115,22 @@ async function verify(args: string[]): Promise<number> {
   const jobs = Number(values.jobs);
   const timeout = Number(values.timeout);
   if (!Number.isInteger(jobs) || jobs < 1) {
-    throw new Error(`--jobs must be a whole number of at least 1, not "${values.jobs}"`);
+    throw new Error(
+      `--jobs must be a whole number of at least 1, not "${values.jobs}"`
+    );
   }
   if (!(timeout > 0)) {
-    throw new Error(`--timeout must be a positive number of seconds, not "${values.timeout}"`);
+    throw new Error(
+      `--timeout must be a positive number of seconds, not "${values.timeout}"`
+    );
   }
   const book = await loadLocalCasebook(dir);
   Private.printProblems(book);
   const cases = values.cases
-    ? values.cases.split(',').map(s => s.trim()).filter(Boolean)
+    ? values.cases
+        .split(',')
+        .map(s => s.trim())
+        .filter(Boolean)
     : [];
   let server: IServerHandle;
   let serverRoot: string;
@@ -171,7 +178,9 @@ async function verify(args: string[]): Promise<number> {
       `${missing} case(s) could not be verified here: missing notebooks, input data or libraries (see above).`
     );
   }
-  console.log(`Verified ${reports.length} case(s) in ${seconds} s with ${jobs} job(s).`);
+  console.log(
+    `Verified ${reports.length} case(s) in ${seconds} s with ${jobs} job(s).`
+  );
   console.log(`${passed} passed, ${failed} failed`);
   return failed > 0 ? 1 : 0;
 }

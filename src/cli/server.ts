@@ -23,7 +23,10 @@ export interface IServerHandle {
 /**
  * Connection settings for a server given by URL and token.
  */
-export function settingsFor(url: string, token: string): ServerConnection.ISettings {
+export function settingsFor(
+  url: string,
+  token: string
+): ServerConnection.ISettings {
   const baseUrl = url.endsWith('/') ? url : `${url}/`;
   const wsUrl = baseUrl.replace(/^http/, 'ws');
   return ServerConnection.makeSettings({
@@ -94,7 +97,9 @@ export async function startServer(options: {
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`jupyter server did not answer within the time limit:\n${stderr}`);
+      throw new Error(
+        `jupyter server did not answer within the time limit:\n${stderr}`
+      );
     }
     try {
       const response = await fetch(`${url}api/status?token=${token}`);
@@ -121,7 +126,9 @@ async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) {
     return;
   }
-  const done = new Promise<void>(resolve => child.once('exit', () => resolve()));
+  const done = new Promise<void>(resolve =>
+    child.once('exit', () => resolve())
+  );
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), 8000);
   await done;

@@ -72,15 +72,21 @@ export async function verifyCasebook(
   options: IVerifyOptions
 ): Promise<ICaseReport[]> {
   const wanted = options.cases?.length ? new Set(options.cases) : null;
-  const cases = options.casebook.cases.filter(c => !wanted || wanted.has(c.name));
+  const cases = options.casebook.cases.filter(
+    c => !wanted || wanted.has(c.name)
+  );
   if (wanted) {
     const known = new Set(options.casebook.cases.map(c => c.name));
     const unknown = [...wanted].filter(n => !known.has(n));
     if (unknown.length) {
-      throw new Error(`No such case in ${options.casebook.name}: ${unknown.join(', ')}`);
+      throw new Error(
+        `No such case in ${options.casebook.name}: ${unknown.join(', ')}`
+      );
     }
   }
   const kernelManager = new KernelManager({ serverSettings: options.settings });
+  // Disposed in the finally block below (the rule does not credit `finally`).
+  // eslint-disable-next-line jupyter/require-disposable-ownership
   const sessions = new SessionManager({
     kernelManager,
     serverSettings: options.settings
@@ -153,7 +159,12 @@ async function verifyCase(
     );
   }
   const plan = recordedPlan(repro);
-  const reproRun = await Private.runPlan(plan, reproducedPath, sessions, options);
+  const reproRun = await Private.runPlan(
+    plan,
+    reproducedPath,
+    sessions,
+    options
+  );
   let reproduced: INotebookJudgement =
     typeof reproRun === 'string'
       ? { verdict: 'kernel-died' as const, reason: reproRun, observed: null }
@@ -191,9 +202,15 @@ async function verifyCase(
   if (targetStep < 0) {
     targetStep = 0;
   }
-  const fixedRun = await Private.runPlan(fixedPlan, fixedPath, sessions, options, {
-    continueOnErrorBefore: targetStep
-  });
+  const fixedRun = await Private.runPlan(
+    fixedPlan,
+    fixedPath,
+    sessions,
+    options,
+    {
+      continueOnErrorBefore: targetStep
+    }
+  );
   let fixed: INotebookJudgement =
     typeof fixedRun === 'string'
       ? { verdict: 'kernel-died' as const, reason: fixedRun, observed: null }
@@ -217,7 +234,9 @@ namespace Private {
       return false;
     }
     return nb.cells.some(cell => {
-      const text = Array.isArray(cell.source) ? cell.source.join('') : cell.source;
+      const text = Array.isArray(cell.source)
+        ? cell.source.join('')
+        : cell.source;
       return cell.cell_type === 'code' && /['"]\.?\/?data\//.test(text);
     });
   }

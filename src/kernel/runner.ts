@@ -508,6 +508,14 @@ namespace Private {
         };
       case 'clear_output':
         return 'clear';
+      // Messages that carry no output.
+      case 'status':
+      case 'execute_input':
+      case 'comm_open':
+      case 'comm_msg':
+      case 'comm_close':
+      case 'debug_event':
+      case 'shutdown_reply':
       default:
         return null;
     }
@@ -541,6 +549,12 @@ namespace Private {
         return 'The kernel died during the replay and is restarting; its state is lost.';
       case 'restarting':
         return 'The kernel was restarted during the replay; its state is lost.';
+      case 'dead':
+      case 'unknown':
+      case 'starting':
+      case 'idle':
+      case 'busy':
+      case 'terminating':
       default:
         return 'The kernel died during the replay.';
     }
@@ -572,6 +586,9 @@ namespace Private {
         case 'cancelled':
           text = 'The replay was stopped.';
           break;
+        // Timeouts and kernel deaths normally bring their own message.
+        case 'timeout':
+        case 'kernel-died':
         default:
           text = status;
       }

@@ -72,7 +72,8 @@ export class CasebookManager implements ICasebookManager {
     this._error = null;
     this._changed.emit();
     try {
-      const where = path !== undefined && path !== '' ? path : await this.resolveDefault();
+      const where =
+        path !== undefined && path !== '' ? path : await this.resolveDefault();
       const source = new ContentsCasebookSource({
         contents: this._contents,
         root: where
@@ -125,7 +126,9 @@ export class CasebookManager implements ICasebookManager {
    */
   async detect(): Promise<string | null> {
     for (const candidate of [AUTO_DETECT_FOLDER, '']) {
-      const file = candidate ? `${candidate}/${DESCRIPTOR_FILE}` : DESCRIPTOR_FILE;
+      const file = candidate
+        ? `${candidate}/${DESCRIPTOR_FILE}`
+        : DESCRIPTOR_FILE;
       try {
         await this._contents.get(file, { content: false });
         return candidate;
@@ -140,10 +143,18 @@ export class CasebookManager implements ICasebookManager {
    * Ask the server extension for the bundled demo casebook's path.
    */
   async demoPath(): Promise<string> {
-    const url = URLExt.join(this._serverSettings.baseUrl, 'junobench', 'demo-casebook');
+    const url = URLExt.join(
+      this._serverSettings.baseUrl,
+      'junobench',
+      'demo-casebook'
+    );
     let response: Response;
     try {
-      response = await ServerConnection.makeRequest(url, {}, this._serverSettings);
+      response = await ServerConnection.makeRequest(
+        url,
+        {},
+        this._serverSettings
+      );
     } catch (reason) {
       throw new Error(
         `The bundled demo casebook is unavailable: the server could not be reached (${(reason as Error).message}).`
@@ -159,8 +170,10 @@ export class CasebookManager implements ICasebookManager {
       const why =
         response.status === 404
           ? 'the jupyterlab_junobench server extension is not enabled'
-          : body.message ?? `HTTP ${response.status}`;
-      throw new Error(`The bundled demo casebook is unavailable: ${why}. Set a casebook path in the settings.`);
+          : (body.message ?? `HTTP ${response.status}`);
+      throw new Error(
+        `The bundled demo casebook is unavailable: ${why}. Set a casebook path in the settings.`
+      );
     }
     return body.path;
   }

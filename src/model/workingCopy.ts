@@ -4,7 +4,12 @@
  * be watched live), stable cell ids, and the replay plans kept in metadata so a
  * replay still finds its cells after the learner edits the notebook. Pure.
  */
-import { recordedPlan, stripMarkers, sourceText, topToBottomPlan } from '../replay/plan';
+import {
+  recordedPlan,
+  stripMarkers,
+  sourceText,
+  topToBottomPlan
+} from '../replay/plan';
 import type { INotebookJSON, IReplayPlan } from '../replay/types';
 
 /** A plan step as stored in a working copy: by cell id. */
@@ -75,7 +80,10 @@ export function makeWorkingCopy(
     const copy: INotebookJSON['cells'][number] = {
       ...cell,
       id: ids[i],
-      source: cell.cell_type === 'code' ? stripMarkers(sourceText(cell)) : sourceText(cell),
+      source:
+        cell.cell_type === 'code'
+          ? stripMarkers(sourceText(cell))
+          : sourceText(cell),
       metadata: { ...(cell.metadata ?? {}) }
     };
     if (cell.cell_type === 'code') {
@@ -111,7 +119,10 @@ export function makeWorkingCopy(
   return {
     ...reproduced,
     cells,
-    metadata: { ...(reproduced.metadata ?? {}), junobench: meta as unknown as Record<string, unknown> },
+    metadata: {
+      ...(reproduced.metadata ?? {}),
+      junobench: meta as unknown as Record<string, unknown>
+    },
     nbformat: 4,
     nbformat_minor: Math.max(5, reproduced.nbformat_minor ?? 5)
   };
@@ -120,11 +131,14 @@ export function makeWorkingCopy(
 /**
  * Read the JunoBench metadata of a notebook, or null when it is not a working copy.
  */
-export function readWorkingCopyMeta(metadata: unknown): IWorkingCopyMeta | null {
+export function readWorkingCopyMeta(
+  metadata: unknown
+): IWorkingCopyMeta | null {
   if (!metadata || typeof metadata !== 'object') {
     return null;
   }
-  const meta = (metadata as Record<string, unknown>).junobench as IWorkingCopyMeta | undefined;
+  const meta = (metadata as Record<string, unknown>).junobench as
+    IWorkingCopyMeta | undefined;
   if (!meta || meta.version !== 1 || !Array.isArray(meta.recordedPlan)) {
     return null;
   }

@@ -36,7 +36,9 @@ export class Workspace {
     } catch {
       return 0;
     }
-    const pattern = new RegExp(`^${c.name.replace(/[.]/g, '\\.')}-(\\d+)\\.ipynb$`);
+    const pattern = new RegExp(
+      `^${c.name.replace(/[.]/g, '\\.')}-(\\d+)\\.ipynb$`
+    );
     let latest = 0;
     for (const item of (listing.content ?? []) as Contents.IModel[]) {
       const match = pattern.exec(item.name);
@@ -50,7 +52,11 @@ export class Workspace {
   /**
    * The path of the latest working copy, creating the first one if needed.
    */
-  async ensure(book: ICasebook, casebookPath: string, c: ICase): Promise<string> {
+  async ensure(
+    book: ICasebook,
+    casebookPath: string,
+    c: ICase
+  ): Promise<string> {
     const latest = await this.latestAttempt(book, c);
     if (latest > 0) {
       return workingCopyPath(this.folder, book.name, c.name, latest);
@@ -68,16 +74,23 @@ export class Workspace {
     attempt?: number
   ): Promise<string> {
     if (!c.files.folder || !c.files.reproduced) {
-      throw new Error(`${c.name}: the case has no reproduced notebook to practise on.`);
+      throw new Error(
+        `${c.name}: the case has no reproduced notebook to practise on.`
+      );
     }
     const n = attempt ?? (await this.latestAttempt(book, c)) + 1;
     const caseFolder = joinSafe(casebookPath, c.files.folder);
     const reproducedPath = joinSafe(caseFolder, `${c.name}_reproduced.ipynb`);
     let model: Contents.IModel;
     try {
-      model = await this._contents.get(reproducedPath, { content: true, type: 'notebook' });
+      model = await this._contents.get(reproducedPath, {
+        content: true,
+        type: 'notebook'
+      });
     } catch (reason) {
-      throw new Error(`${reproducedPath}: cannot be read as a notebook (${(reason as Error).message}).`);
+      throw new Error(
+        `${reproducedPath}: cannot be read as a notebook (${(reason as Error).message}).`
+      );
     }
     const nb = model.content as INotebookJSON;
     if (!nb || !Array.isArray(nb.cells)) {

@@ -1,7 +1,10 @@
 /**
  * Plugin: the casebook manager, its settings and the casebook commands.
  */
-import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+import type {
+  JupyterFrontEnd,
+  JupyterFrontEndPlugin
+} from '@jupyterlab/application';
 import { FileDialog } from '@jupyterlab/filebrowser';
 import type { IDocumentManager } from '@jupyterlab/docmanager';
 import { IDocumentManager as IDocumentManagerToken } from '@jupyterlab/docmanager';
@@ -20,7 +23,8 @@ export const CASEBOOK_PLUGIN_ID = 'jupyterlab-junobench:casebook';
  */
 export const casebookPlugin: JupyterFrontEndPlugin<ICasebookManager> = {
   id: CASEBOOK_PLUGIN_ID,
-  description: 'Finds and loads the JunoBench casebook through the Jupyter server.',
+  description:
+    'Finds and loads the JunoBench casebook through the Jupyter server.',
   autoStart: true,
   provides: ICasebookManager,
   optional: [ISettingRegistry, ITranslator, IDocumentManagerToken],
@@ -41,21 +45,27 @@ export const casebookPlugin: JupyterFrontEndPlugin<ICasebookManager> = {
       if (!settings) {
         return;
       }
-      manager.configuredPath = (settings.get('casebookPath').composite as string) ?? '';
-      manager.autoDetect = (settings.get('autoDetect').composite as boolean) ?? true;
+      manager.configuredPath =
+        (settings.get('casebookPath').composite as string) ?? '';
+      manager.autoDetect =
+        (settings.get('autoDetect').composite as boolean) ?? true;
       void manager.load();
     };
 
     app.commands.addCommand(CommandIDs.reloadCasebook, {
       label: trans.__('Reload JunoBench Casebook'),
       caption: trans.__('Read the casebook again from the server'),
+      describedBy: { args: { type: 'object', properties: {} } },
       execute: () => manager.load()
     });
 
     app.commands.addCommand(CommandIDs.chooseCasebook, {
       label: trans.__('Choose JunoBench Casebook…'),
-      caption: trans.__('Pick a folder laid out like JunoBench as the casebook'),
+      caption: trans.__(
+        'Pick a folder laid out like JunoBench as the casebook'
+      ),
       isEnabled: () => docManager !== null,
+      describedBy: { args: { type: 'object', properties: {} } },
       execute: async () => {
         if (!docManager) {
           return;
@@ -87,7 +97,10 @@ export const casebookPlugin: JupyterFrontEndPlugin<ICasebookManager> = {
           apply();
         })
         .catch(reason => {
-          console.error('jupyterlab-junobench: cannot load casebook settings', reason);
+          console.error(
+            'jupyterlab-junobench: cannot load casebook settings',
+            reason
+          );
           void manager.load();
         });
     } else {

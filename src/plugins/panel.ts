@@ -2,7 +2,10 @@
  * Plugin: the JunoBench side panel.
  */
 import { ILayoutRestorer } from '@jupyterlab/application';
-import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+import type {
+  JupyterFrontEnd,
+  JupyterFrontEndPlugin
+} from '@jupyterlab/application';
 import { ICommandPalette } from '@jupyterlab/apputils';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
@@ -21,10 +24,18 @@ export const PANEL_PLUGIN_ID = 'jupyterlab-junobench:panel';
  */
 export const panelPlugin: JupyterFrontEndPlugin<void> = {
   id: PANEL_PLUGIN_ID,
-  description: 'The JunoBench side panel: search and filter the cases of the casebook.',
+  description:
+    'The JunoBench side panel: search and filter the cases of the casebook.',
   autoStart: true,
   requires: [ICasebookManager],
-  optional: [ICaseOpener, ICaseStatusProvider, ILayoutRestorer, ITranslator, ICommandPalette, ISettingRegistry],
+  optional: [
+    ICaseOpener,
+    ICaseStatusProvider,
+    ILayoutRestorer,
+    ITranslator,
+    ICommandPalette,
+    ISettingRegistry
+  ],
   activate: (
     app: JupyterFrontEnd,
     manager: ICasebookManager,
@@ -61,21 +72,35 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
     app.commands.addCommand(CommandIDs.openPanel, {
       label: trans.__('Show JunoBench Cases'),
       caption: trans.__('Open the JunoBench side panel'),
+      describedBy: { args: { type: 'object', properties: {} } },
       execute: () => app.shell.activateById(panel.id)
     });
-    palette?.addItem({ command: CommandIDs.openPanel, category: 'JunoBench' });
-    palette?.addItem({ command: CommandIDs.reloadCasebook, category: 'JunoBench' });
-    palette?.addItem({ command: CommandIDs.chooseCasebook, category: 'JunoBench' });
+    palette?.addItem({
+      command: CommandIDs.openPanel,
+      category: trans.__('JunoBench')
+    });
+    palette?.addItem({
+      command: CommandIDs.reloadCasebook,
+      category: trans.__('JunoBench')
+    });
+    palette?.addItem({
+      command: CommandIDs.chooseCasebook,
+      category: trans.__('JunoBench')
+    });
 
     if (!opener) {
-      console.warn('jupyterlab-junobench: no case opener; cases can be listed but not opened.');
+      console.warn(
+        'jupyterlab-junobench: no case opener; cases can be listed but not opened.'
+      );
     }
     if (registry) {
-      void Promise.all([registry.load(PANEL_PLUGIN_ID), app.restored]).then(([settings]) => {
-        if (settings.get('openOnStart').composite as boolean) {
-          app.shell.activateById(panel.id);
+      void Promise.all([registry.load(PANEL_PLUGIN_ID), app.restored]).then(
+        ([settings]) => {
+          if (settings.get('openOnStart').composite as boolean) {
+            app.shell.activateById(panel.id);
+          }
         }
-      });
+      );
     }
   }
 };

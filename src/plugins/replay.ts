@@ -1,7 +1,10 @@
 /**
  * Plugin: open cases as working copies and replay them in a live kernel.
  */
-import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+import type {
+  JupyterFrontEnd,
+  JupyterFrontEndPlugin
+} from '@jupyterlab/application';
 import { ICommandPalette, showErrorMessage } from '@jupyterlab/apputils';
 import { IDocumentManager } from '@jupyterlab/docmanager';
 import { INotebookTracker } from '@jupyterlab/notebook';
@@ -24,7 +27,8 @@ export const REPLAY_PLUGIN_ID = 'jupyterlab-junobench:replay';
  */
 export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
   id: REPLAY_PLUGIN_ID,
-  description: 'Opens JunoBench cases as working copies and replays them in the recorded order.',
+  description:
+    'Opens JunoBench cases as working copies and replays them in the recorded order.',
   autoStart: true,
   provides: ICaseOpener,
   requires: [ICasebookManager, IDocumentManager, INotebookTracker],
@@ -39,8 +43,15 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
     palette: ICommandPalette | null
   ): ICaseOpener => {
     const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
-    const config = { kernelName: '', timeoutMs: 120000, workspace: 'junobench-work' };
-    const workspace = new Workspace({ contents: app.serviceManager.contents, folder: config.workspace });
+    const config = {
+      kernelName: '',
+      timeoutMs: 120000,
+      workspace: 'junobench-work'
+    };
+    const workspace = new Workspace({
+      contents: app.serviceManager.contents,
+      folder: config.workspace
+    });
     const controllers = new Map<NotebookPanel, ReplayController>();
 
     const kernelName = async (): Promise<string | undefined> => {
@@ -57,29 +68,50 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
         const book = manager.casebook;
         const c = manager.find(name);
         if (!book || !c) {
-          await showErrorMessage(trans.__('Cannot open case'), trans.__('No case named %1 in the casebook.', name));
+          await showErrorMessage(
+            trans.__('Cannot open case'),
+            trans.__('No case named %1 in the casebook.', name)
+          );
           return;
         }
         try {
           const path = await workspace.ensure(book, manager.path, c);
           const kernel = await kernelName();
-          docManager.openOrReveal(path, 'Notebook', kernel ? { name: kernel } : undefined);
+          docManager.openOrReveal(
+            path,
+            'Notebook',
+            kernel ? { name: kernel } : undefined
+          );
         } catch (reason) {
-          await showErrorMessage(trans.__('Cannot open case %1', name), (reason as Error).message);
+          await showErrorMessage(
+            trans.__('Cannot open case %1', name),
+            (reason as Error).message
+          );
         }
       }
     };
 
     const attach = (panel: NotebookPanel) => {
       void panel.context.ready.then(() => {
-        if (controllers.has(panel) || !readWorkingCopyMeta({ junobench: panel.model?.getMetadata('junobench') })) {
+        if (
+          controllers.has(panel) ||
+          !readWorkingCopyMeta({
+            junobench: panel.model?.getMetadata('junobench')
+          })
+        ) {
           return;
         }
-        const controller = new ReplayController({ panel, timeoutMs: config.timeoutMs, trans });
+        const controller = new ReplayController({
+          panel,
+          timeoutMs: config.timeoutMs,
+          trans
+        });
         controllers.set(panel, controller);
         const bar = new ReplayBar({ controller, trans });
         panel.contentHeader.addWidget(bar);
-        controller.stateChanged.connect(() => app.commands.notifyCommandChanged());
+        controller.stateChanged.connect(() =>
+          app.commands.notifyCommandChanged()
+        );
         panel.disposed.connect(() => {
           controllers.delete(panel);
           controller.dispose();
@@ -91,45 +123,74 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
 
     const current = (): ReplayController | null => {
       const panel = tracker.currentWidget;
-      return panel ? controllers.get(panel) ?? null : null;
+      return panel ? (controllers.get(panel) ?? null) : null;
     };
 
     app.commands.addCommand(CommandIDs.openCase, {
-      label: args => (args.name ? trans.__('Open Case %1', String(args.name)) : trans.__('Open JunoBench Case')),
-      caption: trans.__('Open the working copy of a case (created on first open)'),
+      label: args =>
+        args.name
+          ? trans.__('Open Case %1', String(args.name))
+          : trans.__('Open JunoBench Case'),
+      caption: trans.__(
+        'Open the working copy of a case (created on first open)'
+      ),
       describedBy: {
-        args: { type: 'object', properties: { name: { type: 'string', description: trans.__('The case name') } } }
+        args: {
+          type: 'object',
+          properties: {
+            name: { type: 'string', description: trans.__('The case name') }
+          }
+        }
       },
       execute: args => opener.open(String(args.name ?? ''))
     });
     app.commands.addCommand(CommandIDs.replay, {
       label: trans.__('Replay Case in Recorded Order'),
-      caption: trans.__('Restart the kernel and run the cells in the recorded order until the crash'),
+      caption: trans.__(
+        'Restart the kernel and run the cells in the recorded order until the crash'
+      ),
       isEnabled: () => !!current() && !current()!.isRunning,
+      describedBy: { args: { type: 'object', properties: {} } },
       execute: () => current()?.replay('recorded')
     });
     app.commands.addCommand(CommandIDs.runTopToBottom, {
       label: trans.__('Run Case Top to Bottom'),
-      caption: trans.__('Restart the kernel and run the same cells in document order'),
+      caption: trans.__(
+        'Restart the kernel and run the same cells in document order'
+      ),
       isEnabled: () => !!current() && !current()!.isRunning,
+      describedBy: { args: { type: 'object', properties: {} } },
       execute: () => current()?.replay('top-to-bottom')
     });
     app.commands.addCommand(CommandIDs.interrupt, {
       label: trans.__('Interrupt Replay'),
       caption: trans.__('Interrupt the running replay'),
       isEnabled: () => !!current()?.isRunning,
+      describedBy: { args: { type: 'object', properties: {} } },
       execute: () => current()?.interrupt()
     });
-    for (const command of [CommandIDs.replay, CommandIDs.runTopToBottom, CommandIDs.interrupt]) {
-      palette?.addItem({ command, category: 'JunoBench' });
+    for (const command of [
+      CommandIDs.replay,
+      CommandIDs.runTopToBottom,
+      CommandIDs.interrupt
+    ]) {
+      palette?.addItem({ command, category: trans.__('JunoBench') });
     }
 
     if (registry) {
       void registry.load(REPLAY_PLUGIN_ID).then(settings => {
         const apply = () => {
-          config.kernelName = (settings.get('kernelName').composite as string) ?? '';
-          config.timeoutMs = Math.max(0, (settings.get('cellTimeout').composite as number) ?? 120) * 1000;
-          config.workspace = ((settings.get('workspaceFolder').composite as string) ?? 'junobench-work').replace(/^\/+|\/+$/g, '');
+          config.kernelName =
+            (settings.get('kernelName').composite as string) ?? '';
+          config.timeoutMs =
+            Math.max(
+              0,
+              (settings.get('cellTimeout').composite as number) ?? 120
+            ) * 1000;
+          config.workspace = (
+            (settings.get('workspaceFolder').composite as string) ??
+            'junobench-work'
+          ).replace(/^\/+|\/+$/g, '');
           workspace.folder = config.workspace;
           controllers.forEach(c => (c.timeoutMs = config.timeoutMs));
         };

@@ -219,9 +219,7 @@ export function orderComparison(
     return entry;
   });
 
-  const ahead = new Set(
-    entries.filter(e => e.runsAhead).map(e => e.cellIndex)
-  );
+  const ahead = new Set(entries.filter(e => e.runsAhead).map(e => e.cellIndex));
   const behind = new Set(
     entries.filter(e => e.runsBehind).map(e => e.cellIndex)
   );

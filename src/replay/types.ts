@@ -89,9 +89,7 @@ export interface ICrashSignature {
  * message, same exception with another message, or another exception.
  */
 export type CrashMatch =
-  | 'as-recorded'
-  | 'same-exception-different-message'
-  | 'different-exception';
+  'as-recorded' | 'same-exception-different-message' | 'different-exception';
 
 /** Where one step of a plan stands against the document order. */
 export interface IOrderEntry {

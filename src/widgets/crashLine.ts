@@ -30,7 +30,9 @@ const crashLineField = StateField.define<number | null>({
       if (line === null || line < 1 || line > state.doc.lines) {
         return Decoration.none;
       }
-      return Decoration.set([crashLineDecoration.range(state.doc.line(line).from)]);
+      return Decoration.set([
+        crashLineDecoration.range(state.doc.line(line).from)
+      ]);
     })
 });
 

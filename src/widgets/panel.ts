@@ -30,16 +30,16 @@ export class CasebookPanel extends SidePanel {
   constructor(options: CasebookPanel.IOptions) {
     const translator = options.translator ?? nullTranslator;
     super({ translator, content: new Panel() });
-    this._bundle = translator.load('jupyterlab_junobench');
+    this.trans = translator.load('jupyterlab_junobench');
     this._model = options.model;
     this._onOpen = options.onOpen;
     this._statusOf = options.statusOf ?? (() => 'not-started');
     this.id = 'jp-junobench-panel';
     this.addClass('jp-Junobench-panel');
     this.title.icon = options.icon;
-    this.title.caption = this._bundle.__('JunoBench cases');
+    this.title.caption = this.trans.__('JunoBench cases');
     this.node.setAttribute('role', 'region');
-    this.node.setAttribute('aria-label', this._bundle.__('JunoBench'));
+    this.node.setAttribute('aria-label', this.trans.__('JunoBench'));
 
     this._body = new Widget();
     this._body.addClass('jp-Junobench-body');
@@ -70,7 +70,7 @@ export class CasebookPanel extends SidePanel {
   }
 
   private _build(): void {
-    const trans = this._bundle;
+    const trans = this.trans;
     const root = this._body.node;
     const header = document.createElement('div');
     header.className = 'jp-Junobench-header';
@@ -106,7 +106,10 @@ export class CasebookPanel extends SidePanel {
     nbOnly.addEventListener('change', () =>
       this._model.setNotebookSpecificOnly(nbOnly.checked)
     );
-    nbOnlyLabel.append(nbOnly, document.createTextNode(trans.__('Notebook-specific only')));
+    nbOnlyLabel.append(
+      nbOnly,
+      document.createTextNode(trans.__('Notebook-specific only'))
+    );
     filters.appendChild(nbOnlyLabel);
     this._nbOnly = nbOnly;
     for (const key of FACETS) {
@@ -149,18 +152,18 @@ export class CasebookPanel extends SidePanel {
   private _facetTitle(key: FacetKey): string {
     switch (key) {
       case 'library':
-        return this._bundle.__('Library');
+        return this.trans.__('Library');
       case 'crashType':
-        return this._bundle.__('Crash type');
+        return this.trans.__('Crash type');
       case 'rootCause':
-        return this._bundle.__('Root cause');
+        return this.trans.__('Root cause');
       case 'pipelineStage':
-        return this._bundle.__('Pipeline stage');
+        return this.trans.__('Pipeline stage');
     }
   }
 
   private _render(): void {
-    const trans = this._bundle;
+    const trans = this.trans;
     const book = this._model.casebook;
     const headline = this._headline;
     this._title.textContent =
@@ -182,7 +185,11 @@ export class CasebookPanel extends SidePanel {
     const problems = book?.problems ?? [];
     if (problems.length) {
       lines.push(
-        trans._n('%1 problem while loading:', '%1 problems while loading:', problems.length)
+        trans._n(
+          '%1 problem while loading:',
+          '%1 problems while loading:',
+          problems.length
+        )
       );
       for (const p of problems.slice(0, 20)) {
         lines.push(`• ${p.file}${p.case ? ` (${p.case})` : ''}: ${p.message}`);
@@ -216,8 +223,9 @@ export class CasebookPanel extends SidePanel {
       );
       const shown =
         key === 'library'
-          ? (LIBRARY_LABELS as Record<string, string>)[entry.value] ?? entry.value
-          : entry.value || this._bundle.__('(none)');
+          ? ((LIBRARY_LABELS as Record<string, string>)[entry.value] ??
+            entry.value)
+          : entry.value || this.trans.__('(none)');
       const text =
         key === 'library' && shown !== entry.value
           ? `${entry.value} — ${shown} (${entry.count})`
@@ -228,7 +236,7 @@ export class CasebookPanel extends SidePanel {
   }
 
   private _renderList(): void {
-    const trans = this._bundle;
+    const trans = this.trans;
     const cases = this._model.visible;
     this._list.textContent = '';
     const shown = cases.slice(0, this._limit);
@@ -247,7 +255,7 @@ export class CasebookPanel extends SidePanel {
   }
 
   private _renderCase(c: ICase): HTMLLIElement {
-    const trans = this._bundle;
+    const trans = this.trans;
     const item = document.createElement('li');
     item.className = 'jp-Junobench-caseItem';
     item.dataset.case = c.name;
@@ -300,17 +308,17 @@ export class CasebookPanel extends SidePanel {
   private _statusLabel(status: CaseStatus): string {
     switch (status) {
       case 'not-started':
-        return this._bundle.__('not started');
+        return this.trans.__('not started');
       case 'crashed':
-        return this._bundle.__('crashed');
+        return this.trans.__('crashed');
       case 'attempted':
-        return this._bundle.__('attempted');
+        return this.trans.__('attempted');
       case 'solved':
-        return this._bundle.__('solved');
+        return this.trans.__('solved');
     }
   }
 
-  private _bundle: TranslationBundle;
+  private trans: TranslationBundle;
   private _model: CatalogueModel;
   private _onOpen: (name: string) => Promise<void> | void;
   private _statusOf: (name: string) => CaseStatus;

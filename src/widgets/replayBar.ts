@@ -30,9 +30,23 @@ export class ReplayBar extends Widget {
     const trans = this._trans;
     const actions = document.createElement('div');
     actions.className = 'jp-Junobench-replayActions';
-    this._replay = this._button(trans.__('Replay'), trans.__('Restart the kernel and run the cells in the recorded order until the crash'), () => void this._controller.replay('recorded'));
-    this._topToBottom = this._button(trans.__('Run top to bottom'), trans.__('Restart the kernel and run the same cells in document order'), () => void this._controller.replay('top-to-bottom'));
-    this._interrupt = this._button(trans.__('Interrupt'), trans.__('Interrupt the running cell'), () => void this._controller.interrupt());
+    this._replay = this._button(
+      trans.__('Replay'),
+      trans.__(
+        'Restart the kernel and run the cells in the recorded order until the crash'
+      ),
+      () => void this._controller.replay('recorded')
+    );
+    this._topToBottom = this._button(
+      trans.__('Run top to bottom'),
+      trans.__('Restart the kernel and run the same cells in document order'),
+      () => void this._controller.replay('top-to-bottom')
+    );
+    this._interrupt = this._button(
+      trans.__('Interrupt'),
+      trans.__('Interrupt the running cell'),
+      () => void this._controller.interrupt()
+    );
     actions.append(this._replay, this._topToBottom, this._interrupt);
     for (const extra of this._extraButtons) {
       actions.appendChild(extra);
@@ -51,7 +65,13 @@ export class ReplayBar extends Widget {
     this._timeline.setAttribute('aria-label', trans.__('Run order timeline'));
     this._legend = document.createElement('div');
     this._legend.className = 'jp-Junobench-timelineLegend';
-    this.node.append(actions, this._status, this._verdict, this._legend, this._timeline);
+    this.node.append(
+      actions,
+      this._status,
+      this._verdict,
+      this._legend,
+      this._timeline
+    );
   }
 
   /** Add a button after the replay actions (used by other plugins). */
@@ -63,7 +83,11 @@ export class ReplayBar extends Widget {
     }
   }
 
-  private _button(label: string, title: string, onClick: () => void): HTMLButtonElement {
+  private _button(
+    label: string,
+    title: string,
+    onClick: () => void
+  ): HTMLButtonElement {
     const button = document.createElement('button');
     button.className = 'jp-Junobench-button jp-mod-styled';
     button.textContent = label;
@@ -86,14 +110,21 @@ export class ReplayBar extends Widget {
         verdict = trans.__('Reproduced as recorded.');
         break;
       case 'same-exception-different-message':
-        verdict = trans.__('Reproduced as recorded (same exception, different message).');
+        verdict = trans.__(
+          'Reproduced as recorded (same exception, different message).'
+        );
         break;
       case 'different-crash':
-        verdict = trans.__('A different crash: the environment may differ from the benchmark.');
+        verdict = trans.__(
+          'A different crash: the environment may differ from the benchmark.'
+        );
         break;
       case 'no-crash':
-        verdict = trans.__('No crash: the environment may differ from the benchmark.');
+        verdict = trans.__(
+          'No crash: the environment may differ from the benchmark.'
+        );
         break;
+      case null:
       default:
         verdict = '';
     }
@@ -103,7 +134,11 @@ export class ReplayBar extends Widget {
     if (state.crashLine !== null && state.crashLineText !== null) {
       const line = document.createElement('code');
       line.className = 'jp-Junobench-crashLineText';
-      line.textContent = trans.__('line %1: %2', state.crashLine, state.crashLineText.trim());
+      line.textContent = trans.__(
+        'line %1: %2',
+        state.crashLine,
+        state.crashLineText.trim()
+      );
       this._verdict.hidden = false;
       this._verdict.appendChild(document.createTextNode(' '));
       this._verdict.appendChild(line);
@@ -136,9 +171,13 @@ export class ReplayBar extends Widget {
       );
       this._timeline.appendChild(item);
     });
-    this._legend.textContent = state.kind === 'top-to-bottom'
-      ? trans.__('Top to bottom: cells in document order.')
-      : trans.__('Recorded order: cell numbers in the order they ran; %1 ran after a cell below them.', outOfOrder);
+    this._legend.textContent =
+      state.kind === 'top-to-bottom'
+        ? trans.__('Top to bottom: cells in document order.')
+        : trans.__(
+            'Recorded order: cell numbers in the order they ran; %1 ran after a cell below them.',
+            outOfOrder
+          );
   }
 
   private _controller: ReplayController;

@@ -18,7 +18,11 @@ import type { IStoredStep, IWorkingCopyMeta } from '../model/workingCopy';
 import { readWorkingCopyMeta } from '../model/workingCopy';
 import { compareCrash } from '../replay/plan';
 import type { IPlanStep, IReplayPlan } from '../replay/types';
-import { crashLineExtension, hasCrashLineField, setCrashLine } from './crashLine';
+import {
+  crashLineExtension,
+  hasCrashLineField,
+  setCrashLine
+} from './crashLine';
 
 /** The state of one timeline step. */
 export type StepState = 'pending' | 'running' | 'done' | 'error' | 'skipped';
@@ -133,11 +137,16 @@ export class ReplayController {
     }
     const meta = this.meta;
     if (!meta) {
-      this._set({ message: this._trans.__('This notebook is not a JunoBench working copy.') });
+      this._set({
+        message: this._trans.__(
+          'This notebook is not a JunoBench working copy.'
+        )
+      });
       return null;
     }
     this._starting = true;
-    const stored = kind === 'recorded' ? meta.recordedPlan : meta.topToBottomPlan;
+    const stored =
+      kind === 'recorded' ? meta.recordedPlan : meta.topToBottomPlan;
     this._set({
       kind,
       phase: 'starting',
@@ -160,13 +169,20 @@ export class ReplayController {
       this._runner = runner;
       this._starting = false;
       runner.event.connect((_, event) => this._onEvent(event, indexOf));
-      const rel = relative(dirname(this._panel.context.path), meta.caseFolder) || '.';
+      const rel =
+        relative(dirname(this._panel.context.path), meta.caseFolder) || '.';
       this._set({
         phase: 'running',
         message:
           kind === 'recorded'
-            ? this._trans.__('Replaying %1 cells in the recorded order…', plan.steps.length)
-            : this._trans.__('Running %1 cells top to bottom…', plan.steps.length)
+            ? this._trans.__(
+                'Replaying %1 cells in the recorded order…',
+                plan.steps.length
+              )
+            : this._trans.__(
+                'Running %1 cells top to bottom…',
+                plan.steps.length
+              )
       });
       result = await runner.run(plan, { setupCode: chdirCode(rel) });
     } catch (reason) {
@@ -174,7 +190,10 @@ export class ReplayController {
       this._runner = null;
       this._set({
         phase: 'finished',
-        message: this._trans.__('The replay could not start: %1', (reason as Error).message)
+        message: this._trans.__(
+          'The replay could not start: %1',
+          (reason as Error).message
+        )
       });
       return null;
     }
@@ -203,7 +222,9 @@ export class ReplayController {
       kernel = context.session?.kernel;
     }
     if (!kernel) {
-      throw new Error(this._trans.__('no kernel is available for this notebook'));
+      throw new Error(
+        this._trans.__('no kernel is available for this notebook')
+      );
     }
     if (kernel.status !== 'starting' && kernel.status !== 'unknown') {
       await kernel.restart();
@@ -314,10 +335,17 @@ export class ReplayController {
     }
   }
 
-  private _finish(kind: IReplayPlan['kind'], meta: IWorkingCopyMeta, result: IRunResult): void {
+  private _finish(
+    kind: IReplayPlan['kind'],
+    meta: IWorkingCopyMeta,
+    result: IRunResult
+  ): void {
     const trans = this._trans;
     this._runner = null;
-    const failed = result.failedIndex !== null ? result.steps.find(s => s.index === result.failedIndex) : undefined;
+    const failed =
+      result.failedIndex !== null
+        ? result.steps.find(s => s.index === result.failedIndex)
+        : undefined;
     let crashCell: number | null = null;
     let crashLine: number | null = null;
     let crashLineText: string | null = null;
@@ -332,7 +360,9 @@ export class ReplayController {
         widget.addClass('jp-Junobench-crashCell');
         crashLine = failed.error?.line ?? null;
         if (crashLine !== null) {
-          crashLineText = widget.model.sharedModel.getSource().split('\n')[crashLine - 1] ?? null;
+          crashLineText =
+            widget.model.sharedModel.getSource().split('\n')[crashLine - 1] ??
+            null;
           this._markLine(widget, crashLine);
         }
       }
@@ -342,13 +372,31 @@ export class ReplayController {
     let message = result.message;
     if (result.status === 'crashed' && failed?.error) {
       const error = failed.error;
-      const where = crashLine !== null
-        ? trans.__('Crashed in cell %1, line %2: %3: %4', crashCell ?? 0, crashLine, error.ename, error.evalue)
-        : trans.__('Crashed in cell %1: %2: %3', crashCell ?? 0, error.ename, error.evalue);
+      const where =
+        crashLine !== null
+          ? trans.__(
+              'Crashed in cell %1, line %2: %3: %4',
+              crashCell ?? 0,
+              crashLine,
+              error.ename,
+              error.evalue
+            )
+          : trans.__(
+              'Crashed in cell %1: %2: %3',
+              crashCell ?? 0,
+              error.ename,
+              error.evalue
+            );
       if (kind === 'recorded') {
-        const atTarget = meta.targetCellId !== null && this._panel.model?.cells.get(failed.step.cellIndex)?.id === meta.targetCellId;
+        const atTarget =
+          meta.targetCellId !== null &&
+          this._panel.model?.cells.get(failed.step.cellIndex)?.id ===
+            meta.targetCellId;
         const match = compareCrash(meta.recorded, error);
-        verdict = !atTarget || match === 'different-exception' ? 'different-crash' : match;
+        verdict =
+          !atTarget || match === 'different-exception'
+            ? 'different-crash'
+            : match;
         message = where;
       } else {
         message = trans.__('Top to bottom: %1', where);
@@ -356,15 +404,31 @@ export class ReplayController {
     } else if (result.status === 'completed') {
       if (kind === 'recorded') {
         verdict = 'no-crash';
-        message = trans.__('The replay ran all %1 cells without the recorded crash.', result.steps.length);
+        message = trans.__(
+          'The replay ran all %1 cells without the recorded crash.',
+          result.steps.length
+        );
       } else {
-        message = trans.__('Top to bottom: all %1 cells ran without error.', result.steps.length);
+        message = trans.__(
+          'Top to bottom: all %1 cells ran without error.',
+          result.steps.length
+        );
       }
     } else if (kind === 'top-to-bottom') {
       message = trans.__('Top to bottom: %1', result.message);
     }
     const states = [...this._state.stepStates];
-    this._set({ phase: 'finished', result, verdict, crashCell, crashLine, crashLineText, message, stepStates: states, current: null });
+    this._set({
+      phase: 'finished',
+      result,
+      verdict,
+      crashCell,
+      crashLine,
+      crashLineText,
+      message,
+      stepStates: states,
+      current: null
+    });
   }
 
   private _markLine(widget: Cell, line: number | null): void {

@@ -67,7 +67,12 @@ class FakeContents {
         .map(([child, n]) => ({
           name: child.slice(prefix.length),
           path: child,
-          type: n.type === 'directory' ? 'directory' : child.endsWith('.ipynb') ? 'notebook' : 'file'
+          type:
+            n.type === 'directory'
+              ? 'directory'
+              : child.endsWith('.ipynb')
+                ? 'notebook'
+                : 'file'
         }));
       return { name, path, type: 'directory', content, format: 'json' };
     }
@@ -135,18 +140,29 @@ describe('ContentsCasebookSource', () => {
     ['long data', Uint8Array.from({ length: 1000 }, (_, i) => (i * 7) % 256)],
     ['nothing', new Uint8Array(0)]
   ])('reads %s as binary', async (_, bytes) => {
-    const { source, fake } = sourceOver({ 'course/junobench/f.bin': bytes.buffer as ArrayBuffer });
+    const { source, fake } = sourceOver({
+      'course/junobench/f.bin': bytes.buffer as ArrayBuffer
+    });
     const read = await source.readBinary('f.bin');
     expect(Array.from(new Uint8Array(read))).toEqual(Array.from(bytes));
     expect(fake.calls).toEqual([
-      ['course/junobench/f.bin', { content: true, format: 'base64', type: 'file' }]
+      [
+        'course/junobench/f.bin',
+        { content: true, format: 'base64', type: 'file' }
+      ]
     ]);
   });
 
   it('reads text', async () => {
-    const { source, fake } = sourceOver({ 'course/junobench/README.md': '# Case\n' });
+    const { source, fake } = sourceOver({
+      'course/junobench/README.md': '# Case\n'
+    });
     expect(await source.readText('README.md')).toBe('# Case\n');
-    expect(fake.calls[0][1]).toEqual({ content: true, format: 'text', type: 'file' });
+    expect(fake.calls[0][1]).toEqual({
+      content: true,
+      format: 'text',
+      type: 'file'
+    });
   });
 
   it.each(['../secret', '/etc/passwd', 'a\\b', 'a/../../b'])(
@@ -168,7 +184,10 @@ describe('ContentsCasebookSource', () => {
 
   it('loads a casebook', async () => {
     const files: Record<string, ArrayBuffer | string> = {
-      'course/junobench/benchmark_desc.xlsx': descriptorXlsx([descRow('pandas_1'), descRow('torch_2')])
+      'course/junobench/benchmark_desc.xlsx': descriptorXlsx([
+        descRow('pandas_1'),
+        descRow('torch_2')
+      ])
     };
     for (const [path, content] of Object.entries(caseFolder('pandas_1'))) {
       files[`course/junobench/${path}`] = content;

@@ -43,7 +43,12 @@ describe('parseDescriptor', () => {
   it('turns numbers, booleans and empty cells into strings', async () => {
     const { rows } = await parseDescriptor(
       descriptorXlsx([
-        descRow('numpy_1', { eid: 42, evalue: true, ename: null, traceback: null })
+        descRow('numpy_1', {
+          eid: 42,
+          evalue: true,
+          ename: null,
+          traceback: null
+        })
       ])
     );
     expect(rows[0]).toMatchObject({
@@ -67,7 +72,10 @@ describe('parseDescriptor', () => {
   it('reads a third dataset credit', async () => {
     const header = [...HEADER, 'DatasetTitle_3', 'DatasetUrl_3'];
     const { rows, problems } = await parseDescriptor(
-      descriptorXlsx([[...descRow('pandas_1'), 'Third', 'https://x.invalid']], header)
+      descriptorXlsx(
+        [[...descRow('pandas_1'), 'Third', 'https://x.invalid']],
+        header
+      )
     );
     expect(problems).toEqual([]);
     expect(rows[0].datasets[1]).toEqual({
@@ -80,7 +88,8 @@ describe('parseDescriptor', () => {
   it.each<[string, ArrayBuffer, string[], RegExp[]]>([
     [
       'bytes that are not a zip',
-      new TextEncoder().encode('nb_name,ename\npandas_1,x\n').buffer as ArrayBuffer,
+      new TextEncoder().encode('nb_name,ename\npandas_1,x\n')
+        .buffer as ArrayBuffer,
       [],
       [/^desc\.xlsx is not a readable \.xlsx file: .+/]
     ],
@@ -98,7 +107,8 @@ describe('parseDescriptor', () => {
     ],
     [
       'a legacy .xls file',
-      new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]).buffer as ArrayBuffer,
+      new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0])
+        .buffer as ArrayBuffer,
       [],
       [/^desc\.xlsx is not a readable \.xlsx file: .*\.xls/]
     ],
@@ -110,10 +120,7 @@ describe('parseDescriptor', () => {
     ],
     [
       'missing required columns',
-      descriptorXlsx(
-        [['pandas_1', 'x']],
-        ['nb_name', 'traceback']
-      ),
+      descriptorXlsx([['pandas_1', 'x']], ['nb_name', 'traceback']),
       [],
       [/desc\.xlsx .*missing the required column\(s\) ename, evalue/]
     ],
@@ -125,7 +132,10 @@ describe('parseDescriptor', () => {
     ],
     [
       'an unknown extra column',
-      descriptorXlsx([[...descRow('pandas_1'), 'extra']], [...HEADER, 'comment']),
+      descriptorXlsx(
+        [[...descRow('pandas_1'), 'extra']],
+        [...HEADER, 'comment']
+      ),
       ['pandas_1'],
       [/desc\.xlsx has unknown column\(s\) comment/]
     ],
@@ -137,7 +147,11 @@ describe('parseDescriptor', () => {
     ],
     [
       'a duplicate name',
-      descriptorXlsx([descRow('pandas_1'), descRow('torch_1'), descRow('pandas_1')]),
+      descriptorXlsx([
+        descRow('pandas_1'),
+        descRow('torch_1'),
+        descRow('pandas_1')
+      ]),
       ['pandas_1', 'torch_1'],
       [/desc\.xlsx row 4: case name "pandas_1" repeats row 2/]
     ],
@@ -167,9 +181,14 @@ describe('parseDescriptor', () => {
     ],
     [
       'an unparsable traceback',
-      descriptorXlsx([descRow('pandas_1', { traceback: "['a', 2]" }), descRow('torch_1')]),
+      descriptorXlsx([
+        descRow('pandas_1', { traceback: "['a', 2]" }),
+        descRow('torch_1')
+      ]),
       ['pandas_1', 'torch_1'],
-      [/desc\.xlsx row 2 \(pandas_1\): the traceback is not a parsable Python list literal/]
+      [
+        /desc\.xlsx row 2 \(pandas_1\): the traceback is not a parsable Python list literal/
+      ]
     ]
   ])('copes with %s', async (_, bytes, names, messages) => {
     const { rows, problems } = await parseDescriptor(bytes, 'desc.xlsx');

@@ -32,13 +32,29 @@ describe('parseDiagnoses', () => {
     ],
     [
       'no instance column',
-      makeXlsx([{ name: 'Ground_truth', rows: [['case', 'diagnosis'], ['a_1', 'x']] }]),
+      makeXlsx([
+        {
+          name: 'Ground_truth',
+          rows: [
+            ['case', 'diagnosis'],
+            ['a_1', 'x']
+          ]
+        }
+      ]),
       /^diag\.xlsx has no sheet with an "instance" column/,
       0
     ],
     [
       'no diagnosis column',
-      makeXlsx([{ name: 'Other', rows: [['instance', 'note'], ['a_1_reproduced', 'x']] }]),
+      makeXlsx([
+        {
+          name: 'Other',
+          rows: [
+            ['instance', 'note'],
+            ['a_1_reproduced', 'x']
+          ]
+        }
+      ]),
       /^diag\.xlsx \(sheet "Other"\) has no "diagnosis" column/,
       0
     ],
@@ -54,7 +70,10 @@ describe('parseDiagnoses', () => {
   ])('copes with %s', async (_, bytes, message, size) => {
     const { byCase, problems } = await parseDiagnoses(bytes, 'diag.xlsx');
     expect(problems).toEqual([
-      expect.objectContaining({ file: 'diag.xlsx', message: expect.stringMatching(message) })
+      expect.objectContaining({
+        file: 'diag.xlsx',
+        message: expect.stringMatching(message)
+      })
     ]);
     expect(byCase.size).toBe(size);
   });
@@ -63,7 +82,13 @@ describe('parseDiagnoses', () => {
     const { byCase } = await parseDiagnoses(
       makeXlsx([
         { name: 'Intro', rows: [['hello']] },
-        { name: 'Data', rows: [['instance', 'diagnosis'], ['x_1_reproduced', 'why']] }
+        {
+          name: 'Data',
+          rows: [
+            ['instance', 'diagnosis'],
+            ['x_1_reproduced', 'why']
+          ]
+        }
       ])
     );
     expect(byCase.get('x_1')).toBe('why');

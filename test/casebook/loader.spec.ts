@@ -50,7 +50,9 @@ describe('loadCasebook with bad input', () => {
     ],
     [
       'corrupt descriptor bytes',
-      withCases({ 'benchmark_desc.xlsx': 'PK\u0003\u0004 this is not a workbook' }),
+      withCases({
+        'benchmark_desc.xlsx': 'PK\u0003\u0004 this is not a workbook'
+      }),
       /^benchmark_desc\.xlsx is not a readable \.xlsx file: .+/,
       undefined,
       [
@@ -62,7 +64,10 @@ describe('loadCasebook with bad input', () => {
       'missing columns',
       withCases({
         'benchmark_desc.xlsx': descriptorXlsx(
-          [['pandas_1', 'tb'], ['torch_2', 'tb']],
+          [
+            ['pandas_1', 'tb'],
+            ['torch_2', 'tb']
+          ],
           ['nb_name', 'traceback']
         )
       }),
@@ -190,7 +195,9 @@ describe('loadCasebook with bad input', () => {
   ])('copes with %s', async (_, files, message, problemCase, expected) => {
     const source = new MemoryCasebookSource(files);
     const casebook = await loadCasebook(source);
-    expect(casebook.cases.map(item => [item.name, item.problems])).toEqual(expected);
+    expect(casebook.cases.map(item => [item.name, item.problems])).toEqual(
+      expected
+    );
     const problems = casebook.problems;
     if (message.source === '^$') {
       expect(problems).toEqual([]);
@@ -207,7 +214,9 @@ describe('loadCasebook with bad input', () => {
     // The cases that loaded are complete and readable.
     for (const item of casebook.cases) {
       if (item.files.folder) {
-        expect(item.files.data).toEqual([`${item.files.folder}/data/train.csv`]);
+        expect(item.files.data).toEqual([
+          `${item.files.folder}/data/train.csv`
+        ]);
       }
     }
   });
@@ -293,7 +302,9 @@ describe('loadCasebook', () => {
         'notes/readme.txt': ''
       })
     );
-    expect(casebook.cases.map(item => [item.name, item.files.folder, item.row])).toEqual([
+    expect(
+      casebook.cases.map(item => [item.name, item.files.folder, item.row])
+    ).toEqual([
       ['pandas_1', 'benchmark/pandas_1', 2],
       ['numpy_9', 'benchmark/numpy_9', 0],
       ['numpy_10', 'benchmark/numpy_10', 0],
@@ -384,7 +395,9 @@ describe('loadCasebook', () => {
 
   it('reads below a root folder only', async () => {
     const source = new MemoryCasebookSource({
-      'courses/junobench/benchmark_desc.xlsx': descriptorXlsx([descRow('pandas_1')]),
+      'courses/junobench/benchmark_desc.xlsx': descriptorXlsx([
+        descRow('pandas_1')
+      ]),
       'courses/junobench/benchmark/pandas_1/pandas_1_reproduced.ipynb': '{}',
       'benchmark/pandas_1/pandas_1_fixed.ipynb': '{}'
     });
@@ -407,9 +420,12 @@ describe('loadCasebook', () => {
   });
 
   it('reports a missing casebook folder', async () => {
-    const casebook = await loadCasebook(new MemoryCasebookSource({ 'x/y': '' }), {
-      root: 'nowhere'
-    });
+    const casebook = await loadCasebook(
+      new MemoryCasebookSource({ 'x/y': '' }),
+      {
+        root: 'nowhere'
+      }
+    );
     expect(casebook.cases).toEqual([]);
     expect(casebook.problems).toEqual([
       expect.objectContaining({
@@ -422,7 +438,10 @@ describe('loadCasebook', () => {
   it('turns source failures into problems and markers', async () => {
     const inner = new MemoryCasebookSource(
       withCases({
-        'benchmark_desc.xlsx': descriptorXlsx([descRow('pandas_1'), descRow('torch_2')]),
+        'benchmark_desc.xlsx': descriptorXlsx([
+          descRow('pandas_1'),
+          descRow('torch_2')
+        ]),
         'diagnoses.xlsx': diagnosesXlsx([])
       })
     );
@@ -449,10 +468,7 @@ describe('loadCasebook', () => {
     ]);
     expect(casebook.cases.map(item => [item.name, item.problems])).toEqual([
       ['pandas_1', []],
-      [
-        'torch_2',
-['could not list benchmark/torch_2: 403 Forbidden']
-      ]
+      ['torch_2', ['could not list benchmark/torch_2: 403 Forbidden']]
     ]);
   });
 });

@@ -43,7 +43,10 @@ function bytesOf(file: string): ArrayBuffer {
 }
 
 /** Count values. */
-function countBy<T>(items: T[], key: (item: T) => string): Record<string, number> {
+function countBy<T>(
+  items: T[],
+  key: (item: T) => string
+): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const item of items) {
     const value = key(item);
@@ -57,13 +60,17 @@ describeReal('the real benchmark_desc.xlsx', () => {
   let problems: ICasebookProblem[];
 
   beforeAll(async () => {
-    ({ rows, problems } = await parseDescriptor(bytesOf('benchmark_desc.xlsx')));
+    ({ rows, problems } = await parseDescriptor(
+      bytesOf('benchmark_desc.xlsx')
+    ));
   });
 
   it('has 111 cases and no errors', () => {
     expect(rows).toHaveLength(111);
     expect(new Set(rows.map(row => row.name)).size).toBe(111);
-    expect(problems.filter(problem => problem.severity === 'error')).toEqual([]);
+    expect(problems.filter(problem => problem.severity === 'error')).toEqual(
+      []
+    );
   });
 
   it.each([
@@ -130,6 +137,7 @@ describeReal('the real benchmark_desc.xlsx', () => {
     for (const row of rows) {
       expect(row.traceback.length).toBeGreaterThan(0);
       for (const line of row.traceback) {
+        // eslint-disable-next-line no-control-regex -- ESC is what we look for
         expect(line).not.toMatch(/\u001b/);
       }
       expect(row.traceback[0]).not.toMatch(/^\[/);
@@ -151,7 +159,9 @@ describeReal('the real benchmark_desc.xlsx', () => {
     const row = rows.find(item => item.name === 'tensorflow_10')!;
     expect(row.traceback.length).toBeGreaterThan(3);
     expect(row.traceback[1]).toMatch(/^TypeError +Traceback/);
-    const warnings = problems.filter(problem => problem.case === 'tensorflow_10');
+    const warnings = problems.filter(
+      problem => problem.case === 'tensorflow_10'
+    );
     expect(warnings).toHaveLength(1);
     expect(warnings[0].severity).toBe('warning');
     expect(warnings[0].message).toMatch(/benchmark_desc\.xlsx.*cut short/);
@@ -162,7 +172,9 @@ describeReal('the real benchmark_desc.xlsx', () => {
     const torch4 = rows.find(item => item.name === 'torch_4')!;
     expect(torch4.traceback.join('\n')).toContain('判断函数');
     const tf4 = rows.find(item => item.name === 'tensorflow_4')!;
-    expect(tf4.traceback.join('\n')).toContain("'sequential' (type Sequential)");
+    expect(tf4.traceback.join('\n')).toContain(
+      "'sequential' (type Sequential)"
+    );
   });
 
   it('reads the dataset credits', () => {
@@ -181,7 +193,9 @@ describeReal('the real benchmark_desc.xlsx', () => {
 describeReal('the real diagnoses.xlsx', () => {
   it('has one diagnosis for each of the 111 cases', async () => {
     const { rows } = await parseDescriptor(bytesOf('benchmark_desc.xlsx'));
-    const { byCase, problems } = await parseDiagnoses(bytesOf('diagnoses.xlsx'));
+    const { byCase, problems } = await parseDiagnoses(
+      bytesOf('diagnoses.xlsx')
+    );
     expect(problems).toEqual([]);
     expect(byCase.size).toBe(111);
     for (const row of rows) {
@@ -202,7 +216,9 @@ describeReal('the real casebook through a file-system source', () => {
     expect(casebook.name).toBe('junobench');
     expect(casebook.cases).toHaveLength(111);
     expect(casebook.hasDiagnoses).toBe(true);
-    expect(casebook.problems.filter(problem => problem.severity === 'error')).toEqual([]);
+    expect(
+      casebook.problems.filter(problem => problem.severity === 'error')
+    ).toEqual([]);
     expect(casebook.cases.every(item => item.diagnosis !== null)).toBe(true);
   });
 

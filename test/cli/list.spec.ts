@@ -1,3 +1,4 @@
+import * as fs from 'fs';
 import * as path from 'path';
 
 import { main } from '../../src/cli/main';
@@ -6,11 +7,17 @@ const DEMO = path.resolve(__dirname, '../../demo/casebook');
 const SHARED = path.resolve(__dirname, '../../../shared/junobench');
 
 /** Run the CLI and capture what it prints. */
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+async function run(
+  args: string[]
+): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const log = jest.spyOn(console, 'log').mockImplementation((...a) => void out.push(a.join(' ')));
-  const error = jest.spyOn(console, 'error').mockImplementation((...a) => void err.push(a.join(' ')));
+  const log = jest
+    .spyOn(console, 'log')
+    .mockImplementation((...a) => void out.push(a.join(' ')));
+  const error = jest
+    .spyOn(console, 'error')
+    .mockImplementation((...a) => void err.push(a.join(' ')));
   try {
     const code = await main(args);
     return { code, out: out.join('\n'), err: err.join('\n') };
@@ -27,10 +34,27 @@ describe('junobench list', () => {
     const cases = JSON.parse(out) as Record<string, unknown>[];
     expect(cases.length).toBeGreaterThanOrEqual(6);
     const names = cases.map(c => c.name);
-    expect(names).toEqual(expect.arrayContaining(['NBspecific_1', 'numpy_1', 'pandas_1', 'sklearn_1', 'matplotlib_1']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'NBspecific_1',
+        'numpy_1',
+        'pandas_1',
+        'sklearn_1',
+        'matplotlib_1'
+      ])
+    );
     for (const c of cases) {
       expect(Object.keys(c)).toEqual(
-        expect.arrayContaining(['name', 'library', 'ename', 'evalue', 'rootCause', 'crashType', 'pipelineStage', 'files'])
+        expect.arrayContaining([
+          'name',
+          'library',
+          'ename',
+          'evalue',
+          'rootCause',
+          'crashType',
+          'pipelineStage',
+          'files'
+        ])
       );
       expect((c.files as Record<string, boolean>).reproduced).toBe(true);
       expect((c.files as Record<string, boolean>).fixed).toBe(true);
@@ -45,14 +69,25 @@ describe('junobench list', () => {
     expect(out).toContain('numpy_1');
   });
 
-  (require('fs').existsSync(SHARED) ? it : it.skip)('lists the real JunoBench descriptor with markers for absent folders', async () => {
-    const { code, out } = await run(['list', SHARED, '--json']);
-    expect(code).toBe(0);
-    const cases = JSON.parse(out) as { name: string; problems: string[]; files: { data: string[] } }[];
-    expect(cases).toHaveLength(111);
-    expect(cases.find(c => c.name === 'sklearn_3')?.files.data.length).toBe(3);
-    expect(cases.find(c => c.name === 'pandas_3')?.problems).toContain('case folder not found');
-  });
+  (fs.existsSync(SHARED) ? it : it.skip)(
+    'lists the real JunoBench descriptor with markers for absent folders',
+    async () => {
+      const { code, out } = await run(['list', SHARED, '--json']);
+      expect(code).toBe(0);
+      const cases = JSON.parse(out) as {
+        name: string;
+        problems: string[];
+        files: { data: string[] };
+      }[];
+      expect(cases).toHaveLength(111);
+      expect(cases.find(c => c.name === 'sklearn_3')?.files.data.length).toBe(
+        3
+      );
+      expect(cases.find(c => c.name === 'pandas_3')?.problems).toContain(
+        'case folder not found'
+      );
+    }
+  );
 
   it.each([
     [['list'], /expected one casebook folder/],

@@ -38,19 +38,31 @@ describe('junobench verify', () => {
     expect(reports).toHaveLength(1);
     expect(reports[0].name).toBe('numpy_1');
     expect(reports[0].reproduced.verdict).toBe('pass');
-    expect(reports[0].reproduced.observed).toMatch(/^ValueError: operands could not be broadcast/);
+    expect(reports[0].reproduced.observed).toMatch(
+      /^ValueError: operands could not be broadcast/
+    );
     expect(reports[0].fixed.verdict).toBe('pass');
     expect(reports[0].verdict).toBe('pass');
   });
 
   it('prints the table and the closing line through --server and --token', async () => {
     const out: string[] = [];
-    const log = jest.spyOn(console, 'log').mockImplementation((...a) => void out.push(a.join(' ')));
+    const log = jest
+      .spyOn(console, 'log')
+      .mockImplementation((...a) => void out.push(a.join(' ')));
     let code: number;
     try {
       code = await main([
-        'verify', DEMO, '--cases', 'pandas_1',
-        '--server', server.url, '--token', server.token, '--server-root', ROOT
+        'verify',
+        DEMO,
+        '--cases',
+        'pandas_1',
+        '--server',
+        server.url,
+        '--token',
+        server.token,
+        '--server-root',
+        ROOT
       ]);
     } finally {
       log.mockRestore();
@@ -63,7 +75,13 @@ describe('junobench verify', () => {
   it('rejects an unknown case name', async () => {
     const book = await loadLocalCasebook(DEMO);
     await expect(
-      verifyCasebook({ casebook: book, casebookDir: DEMO, cases: ['nope_1'], settings: server.settings, serverRoot: ROOT })
+      verifyCasebook({
+        casebook: book,
+        casebookDir: DEMO,
+        cases: ['nope_1'],
+        settings: server.settings,
+        serverRoot: ROOT
+      })
     ).rejects.toThrow(/No such case in casebook: nope_1/);
   });
 
@@ -71,7 +89,12 @@ describe('junobench verify', () => {
     const book = await loadLocalCasebook(DEMO);
     const c = book.cases.find(x => x.name === 'numpy_1')!;
     const mislabelled = { ...book, cases: [{ ...c, ename: 'typeerror' }] };
-    const reports = await verifyCasebook({ casebook: mislabelled, casebookDir: DEMO, settings: server.settings, serverRoot: ROOT });
+    const reports = await verifyCasebook({
+      casebook: mislabelled,
+      casebookDir: DEMO,
+      settings: server.settings,
+      serverRoot: ROOT
+    });
     expect(reports[0].reproduced.verdict).toBe('fail');
     expect(reports[0].reproduced.reason).toMatch(/recorded: typeerror/);
     expect(reports[0].verdict).toBe('fail');

@@ -81,7 +81,9 @@ describe('PlanRunner', () => {
     expect(result.error?.ename).toBe('NameError');
     expect(result.error?.evalue).toContain("'b'");
     expect(result.error?.line).toBe(2);
-    const printed = result.steps[2].outputs.find(o => o.output_type === 'stream');
+    const printed = result.steps[2].outputs.find(
+      o => o.output_type === 'stream'
+    );
     expect(String(printed?.text)).toBe('42\n');
     expect(events[0]).toBe('run-started');
     expect(events).toContain('step-error');
@@ -114,7 +116,10 @@ describe('PlanRunner', () => {
   it('interrupts a cell that runs past the timeout', async () => {
     const runner = new PlanRunner({ kernel, timeoutMs: 1500 });
     const result = await runner.run(
-      plainPlan(['import time\nfor _ in range(600): time.sleep(0.1)', 'after = 1'])
+      plainPlan([
+        'import time\nfor _ in range(600): time.sleep(0.1)',
+        'after = 1'
+      ])
     );
     expect(result.status).toBe('timeout');
     expect(result.failedIndex).toBe(0);
@@ -132,7 +137,11 @@ describe('PlanRunner', () => {
       }
     });
     const result = await runner.run(
-      plainPlan(['x = 1', 'import time\nfor _ in range(600): time.sleep(0.1)', 'y = 2'])
+      plainPlan([
+        'x = 1',
+        'import time\nfor _ in range(600): time.sleep(0.1)',
+        'y = 2'
+      ])
     );
     expect(result.status).toBe('interrupted');
     expect(result.failedIndex).toBe(1);
@@ -151,14 +160,19 @@ describe('PlanRunner', () => {
   it('refuses a second run while one is running', async () => {
     const runner = new PlanRunner({ kernel });
     const first = runner.run(plainPlan(['import time\ntime.sleep(1)']));
-    await expect(runner.run(plainPlan(['1']))).rejects.toThrow(/already running/);
+    await expect(runner.run(plainPlan(['1']))).rejects.toThrow(
+      /already running/
+    );
     expect((await first).status).toBe('completed');
   });
 
   it('runs set-up code silently first', async () => {
-    const result = await new PlanRunner({ kernel }).run(plainPlan(['print(secret)']), {
-      setupCode: 'secret = "set"'
-    });
+    const result = await new PlanRunner({ kernel }).run(
+      plainPlan(['print(secret)']),
+      {
+        setupCode: 'secret = "set"'
+      }
+    );
     expect(result.status).toBe('completed');
     expect(result.steps[0].executionCount).toBe(1);
     expect(String(result.steps[0].outputs[0].text)).toBe('set\n');

@@ -1,11 +1,33 @@
-import { makeWorkingCopy, readWorkingCopyMeta, workingCopyPath } from '../../src/model/workingCopy';
+import {
+  makeWorkingCopy,
+  readWorkingCopyMeta,
+  workingCopyPath
+} from '../../src/model/workingCopy';
 import type { INotebookJSON } from '../../src/replay/types';
 
 const reproduced: INotebookJSON = {
   cells: [
     { cell_type: 'markdown', source: '# Title' },
-    { cell_type: 'code', source: 'print(x)', execution_count: 3, outputs: [{ output_type: 'error', ename: 'NameError', evalue: "name 'x' is not defined", traceback: ['Cell In[3], line 1'] }] },
-    { cell_type: 'code', id: 'keep', source: ['# [reexecute]\n', 'y = 1'], execution_count: 2, outputs: [{ output_type: 'stream', name: 'stdout', text: 'hi' }] },
+    {
+      cell_type: 'code',
+      source: 'print(x)',
+      execution_count: 3,
+      outputs: [
+        {
+          output_type: 'error',
+          ename: 'NameError',
+          evalue: "name 'x' is not defined",
+          traceback: ['Cell In[3], line 1']
+        }
+      ]
+    },
+    {
+      cell_type: 'code',
+      id: 'keep',
+      source: ['# [reexecute]\n', 'y = 1'],
+      execution_count: 2,
+      outputs: [{ output_type: 'stream', name: 'stdout', text: 'hi' }]
+    },
     { cell_type: 'code', source: 'x = 1', execution_count: null, outputs: [] }
   ],
   metadata: { kernelspec: { name: 'python3' } },
@@ -27,7 +49,9 @@ describe('makeWorkingCopy', () => {
 
   it('clears outputs and counts and strips markers', () => {
     const code = copy.cells.filter(c => c.cell_type === 'code');
-    expect(code.every(c => c.execution_count === null && c.outputs!.length === 0)).toBe(true);
+    expect(
+      code.every(c => c.execution_count === null && c.outputs!.length === 0)
+    ).toBe(true);
     expect(copy.cells[2].source).toBe('y = 1');
     expect(copy.cells[0].source).toBe('# Title');
   });
@@ -44,9 +68,16 @@ describe('makeWorkingCopy', () => {
       ['keep', 2],
       [copy.cells[1].id, 1]
     ]);
-    expect(meta.topToBottomPlan.map(s => s.cellId)).toEqual([copy.cells[1].id, 'keep']);
+    expect(meta.topToBottomPlan.map(s => s.cellId)).toEqual([
+      copy.cells[1].id,
+      'keep'
+    ]);
     expect(meta.targetCellId).toBe(copy.cells[1].id);
-    expect(meta.recorded).toEqual({ ename: 'nameerror', evalue: "name 'x' is not defined", line: 1 });
+    expect(meta.recorded).toEqual({
+      ename: 'nameerror',
+      evalue: "name 'x' is not defined",
+      line: 1
+    });
     expect(meta.attempt).toBe(2);
     expect(meta.created).toBe('2026-01-01T00:00:00.000Z');
   });
@@ -65,7 +96,13 @@ describe('makeWorkingCopy', () => {
 
 describe('workingCopyPath', () => {
   it.each([
-    ['junobench-work', 'demo', 'numpy_1', 1, 'junobench-work/demo/numpy_1/numpy_1-1.ipynb'],
+    [
+      'junobench-work',
+      'demo',
+      'numpy_1',
+      1,
+      'junobench-work/demo/numpy_1/numpy_1-1.ipynb'
+    ],
     ['', 'demo', 'numpy_1', 3, 'demo/numpy_1/numpy_1-3.ipynb']
   ])('%s/%s/%s attempt %i', (ws, book, name, n, expected) => {
     expect(workingCopyPath(ws, book, name, n as number)).toBe(expected);

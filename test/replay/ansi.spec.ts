@@ -4,11 +4,7 @@ describe('stripAnsi', () => {
   it.each([
     ['plain text', 'ValueError: bad', 'ValueError: bad'],
     ['IPython colour codes', '\u001b[0;31mNameError\u001b[0m', 'NameError'],
-    [
-      '256-colour codes',
-      'y \u001b[38;5;241m=\u001b[39m f(x)',
-      'y = f(x)'
-    ],
+    ['256-colour codes', 'y \u001b[38;5;241m=\u001b[39m f(x)', 'y = f(x)'],
     [
       'background and bold combined',
       '\u001b[43mmodel\u001b[49m\u001b[38;5;241;43m.\u001b[39;49m',

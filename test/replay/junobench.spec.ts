@@ -55,7 +55,10 @@ function loadCase(name: string): ICaseCells {
  */
 function syntheticNotebook(c: ICaseCells): INotebookJSON {
   const byId = new Map(c.executed.map(e => [e.code_cell_id, e]));
-  const maxId = Math.max(c.target.code_cell_id, ...c.executed.map(e => e.code_cell_id));
+  const maxId = Math.max(
+    c.target.code_cell_id,
+    ...c.executed.map(e => e.code_cell_id)
+  );
   const maxCount = Math.max(0, ...c.executed.map(e => e.execution_count));
   const cells: INbCell[] = [];
   for (let id = 0; id <= maxId; id++) {
@@ -86,7 +89,12 @@ function syntheticNotebook(c: ICaseCells): INotebookJSON {
         outputs: []
       });
     } else {
-      cells.push({ cell_type: 'code', source: `# filler ${id}\npass`, execution_count: null, outputs: [] });
+      cells.push({
+        cell_type: 'code',
+        source: `# filler ${id}\npass`,
+        execution_count: null,
+        outputs: []
+      });
     }
   }
   return { cells, metadata: {}, nbformat: 4, nbformat_minor: 5 };
@@ -95,7 +103,8 @@ function syntheticNotebook(c: ICaseCells): INotebookJSON {
 /** The recorded run order computed straight from the JSON: executed by (count, id), then the target. */
 function expectedOrder(c: ICaseCells): number[] {
   const executed = [...c.executed].sort(
-    (a, b) => a.execution_count - b.execution_count || a.code_cell_id - b.code_cell_id
+    (a, b) =>
+      a.execution_count - b.execution_count || a.code_cell_id - b.code_cell_id
   );
   return [...executed.map(e => e.code_cell_id), c.target.code_cell_id];
 }
@@ -105,79 +114,103 @@ function goesBack(ids: number[]): boolean {
   return ids.some((id, i) => i > 0 && id < ids[i - 1]);
 }
 
-(haveCells ? describe : describe.skip)('JunoBench recorded cell sequences', () => {
-  it('has all 111 cases', () => {
-    expect(CASES).toHaveLength(111);
-  });
-
-  describe.each(CASES)('%s', name => {
-    const c = loadCase(name);
-    const nb = syntheticNotebook(c);
-    const recorded = recordedPlan(nb);
-    const planned = new Set([...c.executed.map(e => e.code_cell_id), c.target.code_cell_id]);
-
-    it('replays the executed cells by (count, code_cell_id), then the target', () => {
-      expect(recorded.steps.map(s => s.codeCellIndex)).toEqual(expectedOrder(c));
+(haveCells ? describe : describe.skip)(
+  'JunoBench recorded cell sequences',
+  () => {
+    it('has all 111 cases', () => {
+      expect(CASES).toHaveLength(111);
     });
 
-    it('finds the target at its code_cell_id and marks only its steps', () => {
-      expect(recorded.target?.codeCellIndex).toBe(c.target.code_cell_id);
-      const last = recorded.steps[recorded.steps.length - 1];
-      expect(last).toMatchObject({ codeCellIndex: c.target.code_cell_id, isTarget: true });
-      for (const step of recorded.steps) {
-        expect(step.isTarget).toBe(step.codeCellIndex === c.target.code_cell_id);
-      }
-      expect(last.source).toBe(c.target.code);
-    });
-
-    it('plans no cell outside `executed` and the target', () => {
-      for (const step of recorded.steps) {
-        expect(planned.has(step.codeCellIndex)).toBe(true);
-      }
-      expect(new Set(recorded.steps.map(s => s.codeCellIndex)).size).toBe(planned.size);
-    });
-
-    it('runs the same cells once each in code_cell_id order top to bottom', () => {
-      expect(topToBottomPlan(nb).steps.map(s => s.codeCellIndex)).toEqual(
-        [...planned].sort((a, b) => a - b)
-      );
-    });
-  });
-
-  it('counts the cases that ran out of document order', () => {
-    const cases = CASES.map(name => {
+    describe.each(CASES)('%s', name => {
       const c = loadCase(name);
-      const comparison = orderComparison(syntheticNotebook(c));
-      const executedIds = [...c.executed]
-        .sort((a, b) => a.execution_count - b.execution_count || a.code_cell_id - b.code_cell_id)
-        .map(e => e.code_cell_id);
-      return {
-        name,
-        planner: !comparison.inDocumentOrder,
-        plannerCrashAbove: comparison.entries.some(e => e.isTarget && e.runsBehind),
-        json: goesBack(expectedOrder(c)),
-        jsonExecutedOnly: goesBack(executedIds),
-        jsonCrashAbove: c.executed.some(
-          e => e.code_cell_id > c.target.code_cell_id
-        )
-      };
-    });
-    const count = (key: keyof (typeof cases)[number]): number =>
-      cases.filter(x => x[key] === true).length;
+      const nb = syntheticNotebook(c);
+      const recorded = recordedPlan(nb);
+      const planned = new Set([
+        ...c.executed.map(e => e.code_cell_id),
+        c.target.code_cell_id
+      ]);
 
-    console.log(
-      `JunoBench: ${count('planner')} of ${cases.length} recorded runs are out of document order ` +
-        `(${count('jsonExecutedOnly')} among the cells that ran before the crash, ` +
-        `${count('jsonCrashAbove')} crash in a cell above one that already ran): ` +
-        cases.filter(x => x.planner).map(x => x.name).join(', ')
-    );
-    expect(count('planner')).toBe(count('json'));
-    expect(cases.filter(x => x.planner).map(x => x.name)).toEqual(
-      cases.filter(x => x.json).map(x => x.name)
-    );
-    expect(count('plannerCrashAbove')).toBe(count('jsonCrashAbove'));
-  });
-});
+      it('replays the executed cells by (count, code_cell_id), then the target', () => {
+        expect(recorded.steps.map(s => s.codeCellIndex)).toEqual(
+          expectedOrder(c)
+        );
+      });
+
+      it('finds the target at its code_cell_id and marks only its steps', () => {
+        expect(recorded.target?.codeCellIndex).toBe(c.target.code_cell_id);
+        const last = recorded.steps[recorded.steps.length - 1];
+        expect(last).toMatchObject({
+          codeCellIndex: c.target.code_cell_id,
+          isTarget: true
+        });
+        for (const step of recorded.steps) {
+          expect(step.isTarget).toBe(
+            step.codeCellIndex === c.target.code_cell_id
+          );
+        }
+        expect(last.source).toBe(c.target.code);
+      });
+
+      it('plans no cell outside `executed` and the target', () => {
+        for (const step of recorded.steps) {
+          expect(planned.has(step.codeCellIndex)).toBe(true);
+        }
+        expect(new Set(recorded.steps.map(s => s.codeCellIndex)).size).toBe(
+          planned.size
+        );
+      });
+
+      it('runs the same cells once each in code_cell_id order top to bottom', () => {
+        expect(topToBottomPlan(nb).steps.map(s => s.codeCellIndex)).toEqual(
+          [...planned].sort((a, b) => a - b)
+        );
+      });
+    });
+
+    it('counts the cases that ran out of document order', () => {
+      const cases = CASES.map(name => {
+        const c = loadCase(name);
+        const comparison = orderComparison(syntheticNotebook(c));
+        const executedIds = [...c.executed]
+          .sort(
+            (a, b) =>
+              a.execution_count - b.execution_count ||
+              a.code_cell_id - b.code_cell_id
+          )
+          .map(e => e.code_cell_id);
+        return {
+          name,
+          planner: !comparison.inDocumentOrder,
+          plannerCrashAbove: comparison.entries.some(
+            e => e.isTarget && e.runsBehind
+          ),
+          json: goesBack(expectedOrder(c)),
+          jsonExecutedOnly: goesBack(executedIds),
+          jsonCrashAbove: c.executed.some(
+            e => e.code_cell_id > c.target.code_cell_id
+          )
+        };
+      });
+      const count = (key: keyof (typeof cases)[number]): number =>
+        cases.filter(x => x[key] === true).length;
+
+      console.log(
+        `JunoBench: ${count('planner')} of ${cases.length} recorded runs are out of document order ` +
+          `(${count('jsonExecutedOnly')} among the cells that ran before the crash, ` +
+          `${count('jsonCrashAbove')} crash in a cell above one that already ran): ` +
+          cases
+            .filter(x => x.planner)
+            .map(x => x.name)
+            .join(', ')
+      );
+      expect(count('planner')).toBe(count('json'));
+      expect(cases.filter(x => x.planner).map(x => x.name)).toEqual(
+        cases.filter(x => x.json).map(x => x.name)
+      );
+      expect(count('plannerCrashAbove')).toBe(count('jsonCrashAbove'));
+    });
+  }
+);
 
 /** Real case notebooks under benchmark/<case>/<case>_{reproduced,fixed}.ipynb. */
 const NOTEBOOKS = fs.existsSync(BENCHMARK)
@@ -191,44 +224,62 @@ const NOTEBOOKS = fs.existsSync(BENCHMARK)
       .sort()
   : [];
 if (NOTEBOOKS.length === 0) {
-  console.log(`Skipping the real-notebook replay tests: no notebooks under ${BENCHMARK}.`);
+  console.log(
+    `Skipping the real-notebook replay tests: no notebooks under ${BENCHMARK}.`
+  );
 }
 
-(NOTEBOOKS.length ? describe : describe.skip)('JunoBench case notebooks', () => {
-  describe.each(NOTEBOOKS.map(f => [path.basename(f), f]))('%s', (_name, file) => {
-    const nb = JSON.parse(fs.readFileSync(file, 'utf-8')) as INotebookJSON;
-    const plan = recordedPlan(nb);
-    const target = findTarget(nb);
+(NOTEBOOKS.length ? describe : describe.skip)(
+  'JunoBench case notebooks',
+  () => {
+    describe.each(NOTEBOOKS.map(f => [path.basename(f), f]))(
+      '%s',
+      (_name, file) => {
+        const nb = JSON.parse(fs.readFileSync(file, 'utf-8')) as INotebookJSON;
+        const plan = recordedPlan(nb);
+        const target = findTarget(nb);
 
-    it('plans the counted code cells by ascending count', () => {
-      const counted = nb.cells.filter(
-        c => c.cell_type === 'code' && typeof c.execution_count === 'number'
-      );
-      const counts = plan.steps.filter(s => s.run === 1).map(s => s.executionCount ?? Infinity);
-      expect(counts).toEqual([...counts].sort((a, b) => a - b));
-      expect(plan.steps.filter(s => s.run === 1)).toHaveLength(
-        counted.length + (target && nb.cells[target.cellIndex].execution_count == null ? 1 : 0)
-      );
-    });
+        it('plans the counted code cells by ascending count', () => {
+          const counted = nb.cells.filter(
+            c => c.cell_type === 'code' && typeof c.execution_count === 'number'
+          );
+          const counts = plan.steps
+            .filter(s => s.run === 1)
+            .map(s => s.executionCount ?? Infinity);
+          expect(counts).toEqual([...counts].sort((a, b) => a - b));
+          expect(plan.steps.filter(s => s.run === 1)).toHaveLength(
+            counted.length +
+              (target &&
+              (nb.cells[target.cellIndex].execution_count ?? null) === null
+                ? 1
+                : 0)
+          );
+        });
 
-    if (file.endsWith('_fixed.ipynb')) {
-      it('has no recorded crash', () => {
-        expect(target).toBeNull();
-      });
-      return;
-    }
+        if (file.endsWith('_fixed.ipynb')) {
+          it('has no recorded crash', () => {
+            expect(target).toBeNull();
+          });
+          return;
+        }
 
-    it('locates the crash line on the line the traceback arrow shows', () => {
-      expect(target).not.toBeNull();
-      const t = target!;
-      expect(t.traceback.join('\n')).toContain(`${t.ename}: `);
-      expect(t.line).not.toBeNull();
-      const cellLine = stripMarkers(sourceText(nb.cells[t.cellIndex])).split('\n')[t.line! - 1];
-      const arrow = t.traceback
-        .join('\n')
-        .split('\n')
-        .find(l => new RegExp(`^-+>\\s*${t.line}\\s`).test(l));
-      expect(arrow?.replace(/^-+>\s*\d+\s/, '').trim()).toBe(cellLine.trim());
-    });
-  });
-});
+        it('locates the crash line on the line the traceback arrow shows', () => {
+          expect(target).not.toBeNull();
+          const t = target!;
+          expect(t.traceback.join('\n')).toContain(`${t.ename}: `);
+          expect(t.line).not.toBeNull();
+          const cellLine = stripMarkers(
+            sourceText(nb.cells[t.cellIndex])
+          ).split('\n')[t.line! - 1];
+          const arrow = t.traceback
+            .join('\n')
+            .split('\n')
+            .find(l => new RegExp(`^-+>\\s*${t.line}\\s`).test(l));
+          expect(arrow?.replace(/^-+>\s*\d+\s/, '').trim()).toBe(
+            cellLine.trim()
+          );
+        });
+      }
+    );
+  }
+);

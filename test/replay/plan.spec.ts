@@ -64,12 +64,32 @@ describe('stripMarkers', () => {
     ['no space after #', '#[reexecute]\nx = 1', 'x = 1'],
     ['CRLF line ends', '# [reexecute]\r\nx = 1\r\n', 'x = 1\r\n'],
     ['the whole cell is the marker', '# [reexecute]', ''],
-    ['trailing comment after code', 'model.fit(X, y)  # [reexecute]\nprint(1)', 'model.fit(X, y)\nprint(1)'],
-    ['trailing comment with more text', 'df = df.dropna()  # [reexecute] twice\nx', 'df = df.dropna()  # twice\nx'],
-    ['comment with more text', '# [reexecute] load again\nx', '# load again\nx'],
-    ['marker only on a later line', 'x = 1\n# [reexecute]', 'x = 1\n# [reexecute]'],
+    [
+      'trailing comment after code',
+      'model.fit(X, y)  # [reexecute]\nprint(1)',
+      'model.fit(X, y)\nprint(1)'
+    ],
+    [
+      'trailing comment with more text',
+      'df = df.dropna()  # [reexecute] twice\nx',
+      'df = df.dropna()  # twice\nx'
+    ],
+    [
+      'comment with more text',
+      '# [reexecute] load again\nx',
+      '# load again\nx'
+    ],
+    [
+      'marker only on a later line',
+      'x = 1\n# [reexecute]',
+      'x = 1\n# [reexecute]'
+    ],
     ['marker inside a string', 's = "[reexecute]"\n', 's = "[reexecute]"\n'],
-    ['`#` inside a string before the comment', 'tag = "#"  # [reexecute]\n', 'tag = "#"\n'],
+    [
+      '`#` inside a string before the comment',
+      'tag = "#"  # [reexecute]\n',
+      'tag = "#"\n'
+    ],
     ['no marker', 'x = 1  # keep\n', 'x = 1  # keep\n']
   ])('%s', (_name, source, expected) => {
     expect(stripMarkers(source)).toBe(expected);
@@ -115,7 +135,11 @@ describe('recordedPlan', () => {
     ],
     [
       '[reexecute] cell runs twice in a row',
-      notebook(code('a', 1), code('# [reexecute]\nb', 2), code('c', 3, [crash])),
+      notebook(
+        code('a', 1),
+        code('# [reexecute]\nb', 2),
+        code('c', 3, [crash])
+      ),
       ['0', '1', '1:2', '2'],
       [2]
     ],
@@ -151,7 +175,13 @@ describe('recordedPlan', () => {
     ],
     [
       'markdown cells are ignored and do not shift code-cell indices',
-      notebook(md('# intro'), code('a', 1), md('note'), md('more'), code('b', 2, [crash])),
+      notebook(
+        md('# intro'),
+        code('a', 1),
+        md('note'),
+        md('more'),
+        code('b', 2, [crash])
+      ),
       ['0', '1'],
       [1]
     ],
@@ -159,7 +189,12 @@ describe('recordedPlan', () => {
       'non-numeric counts are treated as missing',
       notebook(
         code('a', 1),
-        { cell_type: 'code', source: 'b', execution_count: undefined, outputs: [] },
+        {
+          cell_type: 'code',
+          source: 'b',
+          execution_count: undefined,
+          outputs: []
+        },
         code('c', 2, [stream('ok')])
       ),
       ['0', '2'],
@@ -173,27 +208,72 @@ describe('recordedPlan', () => {
   });
 
   it.each([
-    ['string[] with a marker line', ['# [reexecute]\n', 'x = 1\n', 'y = 2'], 'x = 1\ny = 2'],
-    ['string with a marker line', '# [reexecute]\nx = 1\ny = 2', 'x = 1\ny = 2'],
-    ['string[] with a trailing marker', ['x = 1  # [re-execute]\n', 'y = 2'], 'x = 1\ny = 2'],
+    [
+      'string[] with a marker line',
+      ['# [reexecute]\n', 'x = 1\n', 'y = 2'],
+      'x = 1\ny = 2'
+    ],
+    [
+      'string with a marker line',
+      '# [reexecute]\nx = 1\ny = 2',
+      'x = 1\ny = 2'
+    ],
+    [
+      'string[] with a trailing marker',
+      ['x = 1  # [re-execute]\n', 'y = 2'],
+      'x = 1\ny = 2'
+    ],
     ['string[] without marker', ['x = 1\n', 'y = 2'], 'x = 1\ny = 2']
-  ])('step source from %s is joined and stripped', (_name, source: string | string[], expected) => {
-    const plan = recordedPlan(notebook(code(source, 1, [crash])));
-    expect(plan.steps.map(s => s.source)).toEqual(
-      plan.steps.map(() => expected)
-    );
-  });
+  ])(
+    'step source from %s is joined and stripped',
+    (_name, source: string | string[], expected) => {
+      const plan = recordedPlan(notebook(code(source, 1, [crash])));
+      expect(plan.steps.map(s => s.source)).toEqual(
+        plan.steps.map(() => expected)
+      );
+    }
+  );
 
   it('records positions and counts on each step', () => {
     const plan = recordedPlan(
-      notebook(md('m'), code('a', 5), md('m'), code('# [reexecute]\nb', 3, [crash]))
+      notebook(
+        md('m'),
+        code('a', 5),
+        md('m'),
+        code('# [reexecute]\nb', 3, [crash])
+      )
     );
     expect(plan.steps).toEqual([
-      { cellIndex: 3, codeCellIndex: 1, executionCount: 3, source: 'b', run: 1, isTarget: true },
-      { cellIndex: 3, codeCellIndex: 1, executionCount: 3, source: 'b', run: 2, isTarget: true },
-      { cellIndex: 1, codeCellIndex: 0, executionCount: 5, source: 'a', run: 1, isTarget: false }
+      {
+        cellIndex: 3,
+        codeCellIndex: 1,
+        executionCount: 3,
+        source: 'b',
+        run: 1,
+        isTarget: true
+      },
+      {
+        cellIndex: 3,
+        codeCellIndex: 1,
+        executionCount: 3,
+        source: 'b',
+        run: 2,
+        isTarget: true
+      },
+      {
+        cellIndex: 1,
+        codeCellIndex: 0,
+        executionCount: 5,
+        source: 'a',
+        run: 1,
+        isTarget: false
+      }
     ]);
-    expect(plan.target).toMatchObject({ cellIndex: 3, codeCellIndex: 1, ename: 'NameError' });
+    expect(plan.target).toMatchObject({
+      cellIndex: 3,
+      codeCellIndex: 1,
+      ename: 'NameError'
+    });
   });
 });
 
@@ -213,16 +293,15 @@ describe('topToBottomPlan', () => {
     ],
     [
       '[reexecute] cells run once',
-      notebook(code('# [reexecute]\na', 2), code('b', 1), code('# [reexecute]\nc', 3, [crash])),
+      notebook(
+        code('# [reexecute]\na', 2),
+        code('b', 1),
+        code('# [reexecute]\nc', 3, [crash])
+      ),
       ['0', '1', '2'],
       [2]
     ],
-    [
-      'no target',
-      notebook(md('m'), code('a', 2), code('b', 1)),
-      ['0', '1'],
-      []
-    ]
+    ['no target', notebook(md('m'), code('a', 2), code('b', 1)), ['0', '1'], []]
   ])('%s', (_name, nb, expectedOrder, expectedTargets) => {
     const plan = topToBottomPlan(nb);
     expect(plan.kind).toBe('top-to-bottom');
@@ -241,25 +320,57 @@ describe('topToBottomPlan', () => {
 
 describe('orderComparison', () => {
   // Document: a(1) b(3) c(2) d(4, crash); recorded run: a c b d.
-  const shuffled = notebook(code('a', 1), code('b', 3), code('c', 2), code('d', 4, [crash]));
+  const shuffled = notebook(
+    code('a', 1),
+    code('b', 3),
+    code('c', 2),
+    code('d', 4, [crash])
+  );
   // Document: a(1) t(4, crash) c(2) d(3); recorded run: a c d t — the crash sits above cells that ran.
-  const crashAbove = notebook(code('a', 1), code('t', 4, [crash]), code('c', 2), code('d', 3));
+  const crashAbove = notebook(
+    code('a', 1),
+    code('t', 4, [crash]),
+    code('c', 2),
+    code('d', 3)
+  );
 
   it.each([
     [
       'document order',
-      notebook(code('a', 1), code('# [reexecute]\nb', 2), code('c', 3, [crash])),
-      { ahead: [false, false, false, false], behind: [false, false, false, false], inOrder: true, cellsAhead: 0, cellsBehind: 0 }
+      notebook(
+        code('a', 1),
+        code('# [reexecute]\nb', 2),
+        code('c', 3, [crash])
+      ),
+      {
+        ahead: [false, false, false, false],
+        behind: [false, false, false, false],
+        inOrder: true,
+        cellsAhead: 0,
+        cellsBehind: 0
+      }
     ],
     [
       'one swapped pair',
       shuffled,
-      { ahead: [false, true, false, false], behind: [false, false, true, false], inOrder: false, cellsAhead: 1, cellsBehind: 1 }
+      {
+        ahead: [false, true, false, false],
+        behind: [false, false, true, false],
+        inOrder: false,
+        cellsAhead: 1,
+        cellsBehind: 1
+      }
     ],
     [
       'crash in a cell above cells that already ran',
       crashAbove,
-      { ahead: [false, true, true, false], behind: [false, false, false, true], inOrder: false, cellsAhead: 2, cellsBehind: 1 }
+      {
+        ahead: [false, true, true, false],
+        behind: [false, false, false, true],
+        inOrder: false,
+        cellsAhead: 2,
+        cellsBehind: 1
+      }
     ]
   ])('%s', (_name, nb, expected) => {
     const result = orderComparison(nb);
@@ -272,7 +383,13 @@ describe('orderComparison', () => {
 
   it('gives each step its document position', () => {
     const result = orderComparison(recordedPlan(shuffled));
-    expect(result.entries.map(e => [e.codeCellIndex, e.documentPosition, e.stepIndex])).toEqual([
+    expect(
+      result.entries.map(e => [
+        e.codeCellIndex,
+        e.documentPosition,
+        e.stepIndex
+      ])
+    ).toEqual([
       [0, 0, 0],
       [2, 2, 1],
       [1, 1, 2],
@@ -281,7 +398,9 @@ describe('orderComparison', () => {
   });
 
   it('finds a top-to-bottom plan in document order', () => {
-    expect(orderComparison(topToBottomPlan(crashAbove)).inDocumentOrder).toBe(true);
+    expect(orderComparison(topToBottomPlan(crashAbove)).inDocumentOrder).toBe(
+      true
+    );
   });
 });
 
@@ -289,18 +408,54 @@ describe('planSummary', () => {
   it.each([
     [
       'recorded with a repeat and a step after the target',
-      recordedPlan(notebook(code('# [reexecute]\na', 1), code('b', 2, [crash]), code('c', 3))),
-      { kind: 'recorded', steps: 4, cells: 3, reexecuted: [0], targetStep: 2, stepsAfterTarget: 1, inDocumentOrder: true }
+      recordedPlan(
+        notebook(
+          code('# [reexecute]\na', 1),
+          code('b', 2, [crash]),
+          code('c', 3)
+        )
+      ),
+      {
+        kind: 'recorded',
+        steps: 4,
+        cells: 3,
+        reexecuted: [0],
+        targetStep: 2,
+        stepsAfterTarget: 1,
+        inDocumentOrder: true
+      }
     ],
     [
       'repeated target',
-      recordedPlan(notebook(code('b', 2), code('# [reexecute]\na', 3, [crash]), code('c', 1))),
-      { kind: 'recorded', steps: 4, cells: 3, reexecuted: [1], targetStep: 2, stepsAfterTarget: 0, inDocumentOrder: false }
+      recordedPlan(
+        notebook(
+          code('b', 2),
+          code('# [reexecute]\na', 3, [crash]),
+          code('c', 1)
+        )
+      ),
+      {
+        kind: 'recorded',
+        steps: 4,
+        cells: 3,
+        reexecuted: [1],
+        targetStep: 2,
+        stepsAfterTarget: 0,
+        inDocumentOrder: false
+      }
     ],
     [
       'no target',
       topToBottomPlan(notebook(code('a', 2), code('b', 1))),
-      { kind: 'top-to-bottom', steps: 2, cells: 2, reexecuted: [], targetStep: null, stepsAfterTarget: 0, inDocumentOrder: true }
+      {
+        kind: 'top-to-bottom',
+        steps: 2,
+        cells: 2,
+        reexecuted: [],
+        targetStep: null,
+        stepsAfterTarget: 0,
+        inDocumentOrder: true
+      }
     ]
   ])('%s', (_name, plan, expected) => {
     expect(planSummary(plan)).toEqual(expected);
@@ -326,8 +481,14 @@ describe('compareCrash', () => {
   it.each([
     [
       'same name and message',
-      { ename: 'ValueError', evalue: 'could not convert string to float: \'Male\'' },
-      { ename: 'ValueError', evalue: 'could not convert string to float: \'Male\'' },
+      {
+        ename: 'ValueError',
+        evalue: "could not convert string to float: 'Male'"
+      },
+      {
+        ename: 'ValueError',
+        evalue: "could not convert string to float: 'Male'"
+      },
       'as-recorded'
     ],
     [
@@ -338,8 +499,14 @@ describe('compareCrash', () => {
     ],
     [
       'memory addresses and whitespace differ only',
-      { ename: 'TypeError', evalue: '<function f at 0x7f3a2c1b0d30> is not  subscriptable' },
-      { ename: 'TypeError', evalue: '<function f at 0x7fe0aa11c040> is not subscriptable\n' },
+      {
+        ename: 'TypeError',
+        evalue: '<function f at 0x7f3a2c1b0d30> is not  subscriptable'
+      },
+      {
+        ename: 'TypeError',
+        evalue: '<function f at 0x7fe0aa11c040> is not subscriptable\n'
+      },
       'as-recorded'
     ],
     [

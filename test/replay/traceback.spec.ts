@@ -32,7 +32,7 @@ namespace Tracebacks {
     '\u001b[0;32m/tmp/ipykernel_27/2375498411.py\u001b[0m in \u001b[0;36m<module>\u001b[0;34m\u001b[0m\n\u001b[1;32m      3\u001b[0m \u001b[0;34m\u001b[0m\u001b[0m\n\u001b[1;32m      4\u001b[0m \u001b[0mX\u001b[0m \u001b[0;34m=\u001b[0m \u001b[0mdf\u001b[0m\u001b[0;34m\u001b[0m\u001b[0;34m\u001b[0m\u001b[0m\n\u001b[0;32m----> 5\u001b[0;31m \u001b[0mmodel\u001b[0m\u001b[0;34m.\u001b[0m\u001b[0mfit\u001b[0m\u001b[0;34m(\u001b[0m\u001b[0mX\u001b[0m\u001b[0;34m,\u001b[0m \u001b[0my\u001b[0m\u001b[0;34m)\u001b[0m\u001b[0;34m\u001b[0m\u001b[0;34m\u001b[0m\u001b[0m\n\u001b[0m',
     '\u001b[0;32m/opt/conda/lib/python3.7/site-packages/sklearn/linear_model/_base.py\u001b[0m in \u001b[0;36mfit\u001b[0;34m(self, X, y, sample_weight)\u001b[0m\n\u001b[1;32m    660\u001b[0m \u001b[0;34m\u001b[0m\u001b[0m\n\u001b[0;32m--> 662\u001b[0;31m         X, y = self._validate_data(X, y, accept_sparse=accept_sparse)\n\u001b[0m',
     '\u001b[0;32m/opt/conda/lib/python3.7/site-packages/sklearn/utils/validation.py\u001b[0m in \u001b[0;36mcheck_array\u001b[0;34m(array, accept_sparse)\u001b[0m\n\u001b[0;32m--> 800\u001b[0;31m             \u001b[0;32mraise\u001b[0m \u001b[0mValueError\u001b[0m\u001b[0;34m(\u001b[0m\u001b[0mmsg\u001b[0m\u001b[0;34m)\u001b[0m\u001b[0;34m\u001b[0m\u001b[0;34m\u001b[0m\u001b[0m\n\u001b[0m',
-    '\u001b[0;31mValueError\u001b[0m: Input contains NaN, infinity or a value too large for dtype(\'float64\').'
+    "\u001b[0;31mValueError\u001b[0m: Input contains NaN, infinity or a value too large for dtype('float64')."
   ];
 
   /** IPython 7.34 (Colab): `<ipython-input-…> in <cell line: 4>()`, header line, arrow cut off. */
@@ -118,15 +118,35 @@ namespace Tracebacks {
 describe('crashLineFromTraceback', () => {
   it.each([
     ['IPython 8 `Cell In[3], line 2`', Tracebacks.ipython8, 2],
-    ['IPython 8 cell frame before library frames', Tracebacks.ipython8Library, 3],
-    ['ipykernel file, arrow only, library arrows later', Tracebacks.ipykernelLibrary, 5],
+    [
+      'IPython 8 cell frame before library frames',
+      Tracebacks.ipython8Library,
+      3
+    ],
+    [
+      'ipykernel file, arrow only, library arrows later',
+      Tracebacks.ipykernelLibrary,
+      5
+    ],
     ['`<cell line: 4>()` with the arrow cut off', Tracebacks.cellLine, 4],
     ['`Input In [5], in <cell line: 3>()`', Tracebacks.inputIn, 3],
     ['`<ipython-input-…> in <module>` arrow', Tracebacks.ipythonInputModule, 2],
-    ['chained exception: the last exception’s cell frame', Tracebacks.chained, 2],
-    ['executing cell first, not the cell defining the function', Tracebacks.otherCellFrame, 2],
+    [
+      'chained exception: the last exception’s cell frame',
+      Tracebacks.chained,
+      2
+    ],
+    [
+      'executing cell first, not the cell defining the function',
+      Tracebacks.otherCellFrame,
+      2
+    ],
     ['SyntaxError header', Tracebacks.syntaxError, 4],
-    ['plain Python `File "<ipython-input-…>", line 2`', Tracebacks.plainPython, 2],
+    [
+      'plain Python `File "<ipython-input-…>", line 2`',
+      Tracebacks.plainPython,
+      2
+    ],
     ['plain Python ipykernel file', Tracebacks.plainIpykernel, 7],
     ['bare arrow excerpt', Tracebacks.arrowOnly, 2],
     ['library frames only', Tracebacks.libraryOnly, null],
@@ -164,7 +184,14 @@ describe('findTarget', () => {
 
   it.each([
     ['no outputs at all', notebook(code('x = 1', 1), md('no error'))],
-    ['only stream outputs', notebook(code('print(1)', 1, [{ output_type: 'stream', name: 'stdout', text: '1\n' }]))],
+    [
+      'only stream outputs',
+      notebook(
+        code('print(1)', 1, [
+          { output_type: 'stream', name: 'stdout', text: '1\n' }
+        ])
+      )
+    ],
     ['an error-looking markdown cell', notebook(md('NameError: x'))]
   ])('is null with %s', (_name, nb) => {
     expect(findTarget(nb)).toBeNull();

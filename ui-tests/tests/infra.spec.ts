@@ -26,13 +26,18 @@ test.describe('UI-test harness', () => {
     await expect(notebook).toBeVisible({ timeout: 60_000 });
     // The kernel must be idle before a run is meaningful on a slow machine.
     await expect(
-      page.locator('.jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator[data-status="idle"]')
+      page.locator(
+        '.jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator[data-status="idle"]'
+      )
     ).toHaveCount(1, { timeout: 90_000 });
 
     await page.notebook.setCell(0, 'code', '1+1');
     await page.notebook.runCell(0);
 
-    const output = notebook.locator('.jp-Cell').first().locator('.jp-OutputArea-output');
+    const output = notebook
+      .locator('.jp-Cell')
+      .first()
+      .locator('.jp-OutputArea-output');
     await expect(output).toHaveText('2', { timeout: 60_000 });
   });
 
@@ -53,14 +58,22 @@ test.describe('UI-test harness', () => {
         }
       ],
       metadata: {
-        kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' },
+        kernelspec: {
+          display_name: 'Python 3 (ipykernel)',
+          language: 'python',
+          name: 'python3'
+        },
         language_info: { name: 'python' }
       },
       nbformat: 4,
       nbformat_minor: 5
     };
     expect(
-      await page.contents.uploadContent(JSON.stringify(notebook), 'text', `${tmpPath}/${name}`)
+      await page.contents.uploadContent(
+        JSON.stringify(notebook),
+        'text',
+        `${tmpPath}/${name}`
+      )
     ).toBe(true);
 
     // Galata's file-browser helpers need the File Browser tab shown; an

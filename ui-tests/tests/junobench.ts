@@ -21,7 +21,9 @@ export const MIN_DEMO_CASES = 6;
  * Ask the server extension to put the bundled demo casebook into the server
  * root (idempotent), so a test never depends on what an earlier one did.
  */
-export async function ensureDemoCasebook(page: IJupyterLabPageFixture): Promise<void> {
+export async function ensureDemoCasebook(
+  page: IJupyterLabPageFixture
+): Promise<void> {
   const response = await page.request.post('/junobench/demo-casebook');
   expect(
     response.ok(),
@@ -30,7 +32,9 @@ export async function ensureDemoCasebook(page: IJupyterLabPageFixture): Promise<
 }
 
 /** Open the JunoBench panel from the left sidebar and return its locator. */
-export async function openPanel(page: IJupyterLabPageFixture): Promise<Locator> {
+export async function openPanel(
+  page: IJupyterLabPageFixture
+): Promise<Locator> {
   await page.sidebar.openTab(PANEL_ID);
   const panel = page.locator(`#${PANEL_ID}`);
   await expect(panel).toBeVisible();
@@ -77,21 +81,29 @@ export async function countOf(panel: Locator): Promise<number> {
  * A facet option checkbox: its accessible name starts with the value and ends
  * with the number of cases in parentheses, e.g. "numpy (1)".
  */
-export function facetOption(panel: Locator, legend: string, value: string): Locator {
+export function facetOption(
+  panel: Locator,
+  legend: string,
+  value: string
+): Locator {
   const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return panel
-    .getByRole('group', { name: legend })
-    .getByRole('checkbox', { name: new RegExp(`^${escaped}(?![\\w-]).*\\(\\d+\\)$`) });
+  return panel.getByRole('group', { name: legend }).getByRole('checkbox', {
+    name: new RegExp(`^${escaped}(?![\\w-]).*\\(\\d+\\)$`)
+  });
 }
 
 /** The count in parentheses at the end of a facet option's accessible name. */
 export async function facetCount(option: Locator): Promise<number> {
   const label = await option.evaluate(el => {
     const input = el as HTMLInputElement;
-    const text = input.labels?.[0]?.textContent ?? input.getAttribute('aria-label') ?? '';
+    const text =
+      input.labels?.[0]?.textContent ?? input.getAttribute('aria-label') ?? '';
     return text.trim();
   });
   const match = /\((\d+)\)$/.exec(label);
-  expect(match, `facet option label "${label}" ends with "(count)"`).not.toBeNull();
+  expect(
+    match,
+    `facet option label "${label}" ends with "(count)"`
+  ).not.toBeNull();
   return Number(match![1]);
 }

@@ -15,7 +15,9 @@ import {
 } from './junobench';
 
 test.describe('JunoBench panel', () => {
-  test('lists the demo casebook with its name, count and facets', async ({ page }) => {
+  test('lists the demo casebook with its name, count and facets', async ({
+    page
+  }) => {
     const { panel, total } = await openDemoPanel(page);
 
     expect(total).toBeGreaterThanOrEqual(MIN_DEMO_CASES);
@@ -26,22 +28,35 @@ test.describe('JunoBench panel', () => {
     // The header names the casebook (the demo copy's folder).
     await expect(panel).toContainText(/JunoBench-demo|demo/i);
 
-    await expect(panel.getByRole('searchbox', { name: 'Search cases' })).toBeVisible();
-    for (const legend of ['Library', 'Crash type', 'Root cause', 'Pipeline stage']) {
+    await expect(
+      panel.getByRole('searchbox', { name: 'Search cases' })
+    ).toBeVisible();
+    for (const legend of [
+      'Library',
+      'Crash type',
+      'Root cause',
+      'Pipeline stage'
+    ]) {
       const group = panel.getByRole('group', { name: legend });
       await expect(group, `facet "${legend}"`).toBeVisible();
       await expect(group.getByRole('checkbox').first()).toBeVisible();
     }
-    await expect(panel.getByRole('checkbox', { name: 'Notebook-specific only' })).toBeVisible();
+    await expect(
+      panel.getByRole('checkbox', { name: 'Notebook-specific only' })
+    ).toBeVisible();
 
     // Every case offers its own open button.
     const first = caseItems(panel).first();
     const name = await first.getAttribute('data-case');
     expect(name).toBeTruthy();
-    await expect(first.getByRole('button', { name: `Open case ${name}` })).toBeVisible();
+    await expect(
+      first.getByRole('button', { name: `Open case ${name}` })
+    ).toBeVisible();
   });
 
-  test('ticking library "pandas" narrows the list to the pandas cases', async ({ page }) => {
+  test('ticking library "pandas" narrows the list to the pandas cases', async ({
+    page
+  }) => {
     const { panel, total } = await openDemoPanel(page);
     const count = panel.locator('.jp-Junobench-count');
     const pandas = facetOption(panel, 'Library', 'pandas');
@@ -54,22 +69,30 @@ test.describe('JunoBench panel', () => {
 
     await expect(pandas).toBeChecked();
     await expect(caseItems(panel)).toHaveCount(expected);
-    await expect(count).toHaveText(new RegExp(`${expected}\\s+of\\s+${total}\\s+cases`));
+    await expect(count).toHaveText(
+      new RegExp(`${expected}\\s+of\\s+${total}\\s+cases`)
+    );
 
     // Unticking brings every case back.
     await pandas.uncheck();
     await expect(caseItems(panel)).toHaveCount(total);
-    await expect(count).toHaveText(new RegExp(`${total}\\s+of\\s+${total}\\s+cases`));
+    await expect(count).toHaveText(
+      new RegExp(`${total}\\s+of\\s+${total}\\s+cases`)
+    );
   });
 
-  test('searching "NameError" narrows the list to the NameError case', async ({ page }) => {
+  test('searching "NameError" narrows the list to the NameError case', async ({
+    page
+  }) => {
     const { panel, total } = await openDemoPanel(page);
     const search = panel.getByRole('searchbox', { name: 'Search cases' });
 
     await search.fill('NameError');
 
     const list = caseList(panel);
-    await expect(list.locator('li.jp-Junobench-caseItem[data-case="NBspecific_1"]')).toBeVisible();
+    await expect(
+      list.locator('li.jp-Junobench-caseItem[data-case="NBspecific_1"]')
+    ).toBeVisible();
     await expect
       .poll(async () => caseItems(panel).count(), { timeout: SLOW })
       .toBeLessThan(total);
@@ -83,7 +106,9 @@ test.describe('JunoBench panel', () => {
     await expect(caseItems(panel)).toHaveCount(total);
   });
 
-  test('the search box is reachable with Tab and takes typed text', async ({ page }) => {
+  test('the search box is reachable with Tab and takes typed text', async ({
+    page
+  }) => {
     const { panel, total } = await openDemoPanel(page);
     const search = panel.getByRole('searchbox', { name: 'Search cases' });
 
@@ -95,7 +120,10 @@ test.describe('JunoBench panel', () => {
       await page.keyboard.press('Tab');
       reached = await search.evaluate(el => el === document.activeElement);
     }
-    expect(reached, 'Tab reaches the "Search cases" box from the panel header').toBe(true);
+    expect(
+      reached,
+      'Tab reaches the "Search cases" box from the panel header'
+    ).toBe(true);
     await expect(search).toBeFocused();
 
     await page.keyboard.type('NameError');
@@ -117,7 +145,10 @@ test.describe('JunoBench panel', () => {
     await expect(caseItems(panel)).toHaveCount(total);
 
     await page.theme.setDarkTheme();
-    await expect(page.locator('body')).toHaveAttribute('data-jp-theme-light', 'false');
+    await expect(page.locator('body')).toHaveAttribute(
+      'data-jp-theme-light',
+      'false'
+    );
     await expect(panel).toBeVisible();
 
     await expect(panel).toHaveScreenshot('panel-dark.png');

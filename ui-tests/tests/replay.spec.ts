@@ -14,7 +14,8 @@ const CASE = 'NBspecific_1';
  * The final "top to bottom" status: says "top to bottom" and is no longer
  * the running message (which ends with an ellipsis).
  */
-const TOP_TO_BOTTOM_DONE = /^(?![\s\S]*(…|\.\.\.))[\s\S]*top to bottom[\s\S]*$/i;
+const TOP_TO_BOTTOM_DONE =
+  /^(?![\s\S]*(…|\.\.\.))[\s\S]*top to bottom[\s\S]*$/i;
 
 /** Open CASE from the panel and return its notebook panel and replay bar. */
 async function openCase(
@@ -28,7 +29,9 @@ async function openCase(
     '#jp-main-dock-panel .lm-DockPanel-tabBar .lm-TabBar-tab.jp-mod-current'
   );
   await expect(currentTab).toContainText(CASE, { timeout: SLOW });
-  const notebook = page.locator('#jp-main-dock-panel .jp-NotebookPanel').filter({ visible: true });
+  const notebook = page
+    .locator('#jp-main-dock-panel .jp-NotebookPanel')
+    .filter({ visible: true });
   await expect(notebook).toHaveCount(1, { timeout: SLOW });
   await expect(notebook.locator('.jp-Cell').first()).toBeVisible();
 
@@ -40,23 +43,32 @@ async function openCase(
 test.describe('Replaying a case', () => {
   test(`Replay reproduces ${CASE}'s recorded NameError`, async ({ page }) => {
     const { notebook, replayBar } = await openCase(page);
-    const replay = replayBar.getByRole('button', { name: 'Replay', exact: true });
+    const replay = replayBar.getByRole('button', {
+      name: 'Replay',
+      exact: true
+    });
     await expect(replay).toBeEnabled({ timeout: SLOW });
 
     await replay.click();
 
-    await expect(notebook.locator('.jp-Cell.jp-Junobench-crashCell')).toHaveCount(1, {
+    await expect(
+      notebook.locator('.jp-Cell.jp-Junobench-crashCell')
+    ).toHaveCount(1, {
       timeout: SLOW
     });
     await expect(replayBar.getByRole('status')).toContainText('NameError');
-    await expect(page.locator('.jp-Junobench-verdict').filter({ visible: true })).toContainText(
-      'Reproduced as recorded'
-    );
+    await expect(
+      page.locator('.jp-Junobench-verdict').filter({ visible: true })
+    ).toContainText('Reproduced as recorded');
   });
 
-  test(`Run top to bottom runs ${CASE} to the end or to a crash`, async ({ page }) => {
+  test(`Run top to bottom runs ${CASE} to the end or to a crash`, async ({
+    page
+  }) => {
     const { replayBar } = await openCase(page);
-    const topToBottom = replayBar.getByRole('button', { name: 'Run top to bottom' });
+    const topToBottom = replayBar.getByRole('button', {
+      name: 'Run top to bottom'
+    });
     await expect(topToBottom).toBeEnabled({ timeout: SLOW });
 
     await topToBottom.click();

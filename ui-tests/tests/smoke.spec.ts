@@ -25,7 +25,10 @@ test.describe('jupyterlab-junobench is installed', () => {
 
   test('the server extension answers /junobench/info', async ({ page }) => {
     const response = await page.request.get('/junobench/info');
-    expect(response.ok(), `GET /junobench/info answered ${response.status()}`).toBe(true);
+    expect(
+      response.ok(),
+      `GET /junobench/info answered ${response.status()}`
+    ).toBe(true);
     const info = await response.json();
     expect(typeof info.version).toBe('string');
     expect(info.demo_available).toBe(true);
