@@ -6,6 +6,7 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 
 import type { ICase, ICasebook } from '../casebook/types';
+import { checkCommand } from './check';
 import { externalServer, startServer } from './server';
 import type { IServerHandle } from './server';
 import { loadLocalCasebook, verifyCasebook } from './verify';
@@ -31,6 +32,8 @@ export async function main(argv: string[]): Promise<number> {
         return await list(rest);
       case 'verify':
         return await verify(rest);
+      case 'check':
+        return await check(rest);
       case undefined:
       case '-h':
       case '--help':
@@ -183,6 +186,13 @@ async function verify(args: string[]): Promise<number> {
   );
   console.log(`${passed} passed, ${failed} failed`);
   return failed > 0 ? 1 : 0;
+}
+
+/**
+ * `junobench check`.
+ */
+async function check(args: string[]): Promise<number> {
+  return checkCommand(args);
 }
 
 namespace Private {

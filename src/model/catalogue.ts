@@ -5,7 +5,7 @@
 import type { ISignal } from '@lumino/signaling';
 import { Signal } from '@lumino/signaling';
 
-import { facetCounts, filterCases } from '../casebook/filter';
+import { emptyQuery, facetCounts, filterCases } from '../casebook/filter';
 import type { ICaseQuery } from '../casebook/filter';
 import type { ICase, ICasebook } from '../casebook/types';
 
@@ -97,7 +97,7 @@ export class CatalogueModel {
 
   /** Clear every filter. */
   clear(): void {
-    this._query = Private.emptyQuery();
+    this._query = emptyQuery();
     this._recompute();
   }
 
@@ -127,7 +127,7 @@ export class CatalogueModel {
   }
 
   private _casebook: ICasebook | null = null;
-  private _query: ICaseQuery = Private.emptyQuery();
+  private _query: ICaseQuery = emptyQuery();
   private _visible: ICase[] = [];
   private _facets: Record<FacetKey, IFacetValue[]> = {
     library: [],
@@ -137,21 +137,4 @@ export class CatalogueModel {
   };
   private _statusOf: ((name: string) => string) | undefined;
   private _changed = new Signal<this, void>(this);
-}
-
-namespace Private {
-  /**
-   * A query that matches everything.
-   */
-  export function emptyQuery(): ICaseQuery {
-    return {
-      text: '',
-      library: [],
-      crashType: [],
-      rootCause: [],
-      pipelineStage: [],
-      notebookSpecificOnly: false,
-      status: []
-    };
-  }
 }

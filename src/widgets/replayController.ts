@@ -72,29 +72,18 @@ export class ReplayController {
     this._panel = options.panel;
     this._timeoutMs = options.timeoutMs;
     this._trans = options.trans;
-    this._state = {
-      kind: null,
-      phase: 'idle',
-      steps: [],
-      stepStates: [],
-      current: null,
-      result: null,
-      verdict: null,
-      crashLine: null,
-      crashLineText: null,
-      crashCell: null,
-      message: ''
-    };
     const meta = this.meta;
-    if (meta) {
-      this._state.kind = 'recorded';
-      this._state.steps = meta.recordedPlan;
-      this._state.stepStates = meta.recordedPlan.map(() => 'pending');
-      this._state.message = this._trans.__(
-        'Ready to replay %1 cells in the recorded order.',
-        meta.recordedPlan.length
-      );
-    }
+    this._state = meta
+      ? Private.freshState(
+          'recorded',
+          'idle',
+          meta.recordedPlan,
+          this._trans.__(
+            'Ready to replay %1 cells in the recorded order.',
+            meta.recordedPlan.length
+          )
+        )
+      : Private.freshState(null, 'idle', [], '');
   }
 
   /** Emitted when the state changes. */
@@ -147,19 +136,14 @@ export class ReplayController {
     this._starting = true;
     const stored =
       kind === 'recorded' ? meta.recordedPlan : meta.topToBottomPlan;
-    this._set({
-      kind,
-      phase: 'starting',
-      steps: stored,
-      stepStates: stored.map(() => 'pending'),
-      current: null,
-      result: null,
-      verdict: null,
-      crashLine: null,
-      crashLineText: null,
-      crashCell: null,
-      message: this._trans.__('Starting a fresh kernel…')
-    });
+    this._set(
+      Private.freshState(
+        kind,
+        'starting',
+        stored,
+        this._trans.__('Starting a fresh kernel…')
+      )
+    );
     let result: IRunResult;
     try {
       const kernel = await this._freshKernel();
@@ -480,5 +464,31 @@ export namespace ReplayController {
     timeoutMs: number;
     /** Translation bundle. */
     trans: ITrans;
+  }
+}
+
+namespace Private {
+  /**
+   * The state before a run: every step pending, no result yet.
+   */
+  export function freshState(
+    kind: IReplayState['kind'],
+    phase: IReplayState['phase'],
+    steps: IStoredStep[],
+    message: string
+  ): IReplayState {
+    return {
+      kind,
+      phase,
+      steps,
+      stepStates: steps.map((): StepState => 'pending'),
+      current: null,
+      result: null,
+      verdict: null,
+      crashLine: null,
+      crashLineText: null,
+      crashCell: null,
+      message
+    };
   }
 }

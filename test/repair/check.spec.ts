@@ -1,0 +1,459 @@
+/**
+ * The semantics of "Check my fix": cells in play, the anti-cheat guard, the
+ * live result and the verdict, on the demo cases' notebooks.
+ */
+import { readFileSync } from 'fs';
+import * as path from 'path';
+
+import type { IRunResult, IStepResult } from '../../src/kernel/runner';
+import { makeWorkingCopy } from '../../src/model/workingCopy';
+import { sourceText } from '../../src/replay/plan';
+import type { INbCell, INotebookJSON } from '../../src/replay/types';
+import { judgeCheck, planCheck } from '../../src/repair/check';
+import type {
+  CheckStatus,
+  GuardFindingKind,
+  ICheckPlan,
+  LiveResult
+} from '../../src/repair/check';
+
+const BENCH = path.resolve(__dirname, '../../demo/casebook/benchmark');
+
+function load(name: string, kind: 'reproduced' | 'fixed'): INotebookJSON {
+  return JSON.parse(
+    readFileSync(path.join(BENCH, name, `${name}_${kind}.ipynb`), 'utf8')
+  ) as INotebookJSON;
+}
+
+function reference(name: string) {
+  return { reproduced: load(name, 'reproduced'), fixed: load(name, 'fixed') };
+}
+
+function workingCopy(name: string): INotebookJSON {
+  return makeWorkingCopy(load(name, 'reproduced'), {
+    caseName: name,
+    casebook: 'demo',
+    caseFolder: `benchmark/${name}`,
+    attempt: 1,
+    recordedEname: '',
+    recordedEvalue: '',
+    now: new Date(0)
+  });
+}
+
+function cellById(nb: INotebookJSON, id: string): INbCell {
+  const cell = nb.cells.find(c => c.id === id);
+  if (!cell) {
+    throw new Error(`no cell ${id}`);
+  }
+  return cell;
+}
+
+/** Set a cell's source, optionally marking it as run live (ok or error). */
+function edit(
+  nb: INotebookJSON,
+  id: string,
+  change: (source: string) => string,
+  live?: 'ok' | 'error',
+  count = 99
+): INotebookJSON {
+  const cell = cellById(nb, id);
+  cell.source = change(sourceText(cell));
+  if (live) {
+    ran(cell, live, count);
+  }
+  return nb;
+}
+
+function ran(cell: INbCell, live: 'ok' | 'error', count = 99): void {
+  cell.execution_count = count;
+  cell.outputs =
+    live === 'error'
+      ? [
+          {
+            output_type: 'error',
+            ename: 'KeyError',
+            evalue: 'x',
+            traceback: []
+          }
+        ]
+      : [];
+}
+
+/** A fake fresh-kernel run of a check plan: clean, or failing at the target. */
+function fakeRun(plan: ICheckPlan, fresh: 'clean' | 'fails'): IRunResult {
+  const steps: IStepResult[] = [];
+  for (const [index, step] of plan.steps.entries()) {
+    const error =
+      fresh === 'fails' && (step.isTarget || index === plan.steps.length - 1)
+        ? { ename: 'NameError', evalue: 'boom', traceback: [], line: 1 }
+        : null;
+    steps.push({
+      index,
+      step,
+      outputs: [],
+      executionCount: index + 1,
+      durationMs: 1,
+      error
+    });
+    if (error) {
+      return {
+        status: 'crashed',
+        steps,
+        failedIndex: index,
+        error,
+        message: 'crashed',
+        durationMs: 1
+      };
+    }
+  }
+  return {
+    status: 'completed',
+    steps,
+    failedIndex: null,
+    error: null,
+    message: 'ok',
+    durationMs: 1
+  };
+}
+
+const NUMPY_TARGET = 'bce779cb';
+const PANDAS_TARGET = '8c03095f';
+
+describe('planCheck and judgeCheck', () => {
+  it.each<{
+    title: string;
+    caseName: string;
+    nbSpecific: boolean;
+    learner: () => INotebookJSON;
+    fresh: 'clean' | 'fails' | null;
+    guard: GuardFindingKind[];
+    live: LiveResult;
+    status: CheckStatus;
+    passed: boolean;
+  }>([
+    {
+      title: 'genuine fix of the crash line',
+      caseName: 'numpy_1',
+      nbSpecific: false,
+      learner: () =>
+        edit(workingCopy('numpy_1'), NUMPY_TARGET, s =>
+          s.replace(/axis=1/g, 'axis=0')
+        ),
+      fresh: 'clean',
+      guard: [],
+      live: 'not-run',
+      status: 'solved',
+      passed: true
+    },
+    {
+      title: 'genuine fix that rewrites the crash line',
+      caseName: 'pandas_1',
+      nbSpecific: false,
+      learner: () =>
+        edit(
+          workingCopy('pandas_1'),
+          PANDAS_TARGET,
+          s => s.replace(/\['units'\]/g, "['units_sold']"),
+          'ok'
+        ),
+      fresh: 'clean',
+      guard: [],
+      live: 'ok',
+      status: 'solved',
+      passed: true
+    },
+    {
+      title: 'deleted target',
+      caseName: 'numpy_1',
+      nbSpecific: false,
+      learner: () => {
+        const nb = workingCopy('numpy_1');
+        nb.cells = nb.cells.filter(c => c.id !== NUMPY_TARGET);
+        return nb;
+      },
+      fresh: 'fails',
+      guard: ['target-deleted'],
+      live: 'not-run',
+      status: 'hidden-crash',
+      passed: false
+    },
+    {
+      title: 'emptied target',
+      caseName: 'numpy_1',
+      nbSpecific: false,
+      learner: () => edit(workingCopy('numpy_1'), NUMPY_TARGET, () => '\n'),
+      fresh: 'clean',
+      guard: ['target-emptied'],
+      live: 'not-run',
+      status: 'hidden-crash',
+      passed: false
+    },
+    {
+      title: 'whole target commented out',
+      caseName: 'numpy_1',
+      nbSpecific: false,
+      learner: () =>
+        edit(workingCopy('numpy_1'), NUMPY_TARGET, s =>
+          s
+            .split('\n')
+            .map(l => `# ${l}`)
+            .join('\n')
+        ),
+      fresh: 'clean',
+      guard: ['target-commented-out'],
+      live: 'not-run',
+      status: 'hidden-crash',
+      passed: false
+    },
+    {
+      title: 'commented-out failing line',
+      caseName: 'numpy_1',
+      nbSpecific: false,
+      learner: () =>
+        edit(
+          workingCopy('numpy_1'),
+          NUMPY_TARGET,
+          s =>
+            s.replace('Z = (data - mu) / sigma', '# Z = (data - mu) / sigma'),
+          'ok'
+        ),
+      fresh: 'clean',
+      guard: ['target-commented-out'],
+      live: 'ok',
+      status: 'hidden-crash',
+      passed: false
+    },
+    {
+      title: 'failing line removed',
+      caseName: 'pandas_1',
+      nbSpecific: false,
+      learner: () =>
+        edit(workingCopy('pandas_1'), PANDAS_TARGET, s =>
+          s
+            .split('\n')
+            .filter(l => !l.includes("['units']"))
+            .join('\n')
+        ),
+      fresh: 'clean',
+      guard: ['failing-line-removed'],
+      live: 'not-run',
+      status: 'hidden-crash',
+      passed: false
+    },
+    {
+      title: 'live-only fix: works live, fails fresh',
+      caseName: 'numpy_1',
+      nbSpecific: false,
+      learner: () => {
+        const nb = workingCopy('numpy_1');
+        ran(cellById(nb, NUMPY_TARGET), 'ok');
+        return nb;
+      },
+      fresh: 'fails',
+      guard: [],
+      live: 'ok',
+      status: 'works-live-only',
+      passed: false
+    },
+    {
+      title: 'unmodified reproduced notebook',
+      caseName: 'numpy_1',
+      nbSpecific: false,
+      learner: () => load('numpy_1', 'reproduced'),
+      fresh: 'fails',
+      guard: [],
+      live: 'error',
+      status: 'fails-fresh',
+      passed: false
+    },
+    {
+      title: 'NB-specific: fresh run clean but live target still fails',
+      caseName: 'NBspecific_2',
+      nbSpecific: true,
+      learner: () => load('NBspecific_2', 'reproduced'),
+      fresh: 'clean',
+      guard: [],
+      live: 'error',
+      status: 'fails-live',
+      passed: false
+    },
+    {
+      title: 'NB-specific: fresh run clean, target not run live',
+      caseName: 'NBspecific_2',
+      nbSpecific: true,
+      learner: () => workingCopy('NBspecific_2'),
+      fresh: 'clean',
+      guard: [],
+      live: 'not-run',
+      status: 'not-run-live',
+      passed: false
+    },
+    {
+      title: 'NB-specific: solved with the live target ok',
+      caseName: 'NBspecific_2',
+      nbSpecific: true,
+      learner: () => {
+        const nb = workingCopy('NBspecific_2');
+        ran(cellById(nb, '826bcac9'), 'ok', 4);
+        return nb;
+      },
+      fresh: 'clean',
+      guard: [],
+      live: 'ok',
+      status: 'solved',
+      passed: true
+    },
+    {
+      title: 'NB-specific reference fixed notebook',
+      caseName: 'NBspecific_1',
+      nbSpecific: true,
+      learner: () => load('NBspecific_1', 'fixed'),
+      fresh: 'clean',
+      guard: [],
+      live: 'ok',
+      status: 'solved',
+      passed: true
+    },
+    {
+      title: 'guard findings win even before the fresh run',
+      caseName: 'numpy_1',
+      nbSpecific: false,
+      learner: () => edit(workingCopy('numpy_1'), NUMPY_TARGET, () => ''),
+      fresh: null,
+      guard: ['target-emptied'],
+      live: 'not-run',
+      status: 'hidden-crash',
+      passed: false
+    },
+    {
+      title: 'a sound repair before the fresh run is not checked yet',
+      caseName: 'numpy_1',
+      nbSpecific: false,
+      learner: () =>
+        edit(workingCopy('numpy_1'), NUMPY_TARGET, s =>
+          s.replace(/axis=1/g, 'axis=0')
+        ),
+      fresh: null,
+      guard: [],
+      live: 'not-run',
+      status: 'not-checked',
+      passed: false
+    }
+  ])(
+    '$title → $status',
+    ({ caseName, nbSpecific, learner, fresh, guard, live, status, passed }) => {
+      const options = { notebookSpecific: nbSpecific };
+      const plan = planCheck(learner(), reference(caseName), options);
+      expect(plan.guard.map(g => g.kind)).toEqual(guard);
+      expect(plan.live).toBe(live);
+      const verdict = judgeCheck(
+        plan,
+        fresh ? fakeRun(plan, fresh) : null,
+        options
+      );
+      expect(verdict.status).toBe(status);
+      expect(verdict.passed).toBe(passed);
+      expect(verdict.reasons.length).toBeGreaterThan(0);
+    }
+  );
+
+  it('puts an added helper cell in play, in document order', () => {
+    const nb = workingCopy('numpy_1');
+    const at = nb.cells.findIndex(c => c.id === NUMPY_TARGET);
+    nb.cells.splice(at, 0, {
+      cell_type: 'code',
+      id: 'helper-1',
+      source: 'def zscore(a):\n    return (a - a.mean(axis=0)) / a.std(axis=0)',
+      execution_count: null,
+      outputs: [],
+      metadata: {}
+    });
+    edit(nb, NUMPY_TARGET, () => 'Z = zscore(data)\nZ[:5].round(3)');
+    const plan = planCheck(nb, reference('numpy_1'), {
+      notebookSpecific: false
+    });
+    const ids = plan.steps.map(s => nb.cells[s.cellIndex].id);
+    expect(ids).toEqual([
+      '0becb3d7',
+      'e6b98a0e',
+      'helper-1',
+      NUMPY_TARGET,
+      'baca3a11',
+      '50efa744',
+      'a0746479'
+    ]);
+    expect(plan.inPlay[at]).toBe('added');
+    expect(plan.steps.find(s => s.isTarget)?.cellIndex).toBe(at + 1);
+    // `Z = zscore(data)` is the failing statement rewritten, not removed.
+    expect(plan.guard).toEqual([]);
+    expect(
+      judgeCheck(plan, fakeRun(plan, 'clean'), { notebookSpecific: false })
+    ).toMatchObject({ passed: true, status: 'solved' });
+  });
+
+  it('runs the out-of-order fix by reordering top to bottom (NB-specific)', () => {
+    const nb = workingCopy('NBspecific_1');
+    const from = nb.cells.findIndex(c => c.id === 'ffb10869');
+    const [moved] = nb.cells.splice(from, 1);
+    const target = nb.cells.findIndex(c => c.id === '844527b5');
+    nb.cells.splice(target, 0, moved);
+    // The learner then restarted and ran all cells live: the target ran cleanly.
+    nb.cells.forEach((c, i) => {
+      if (c.cell_type === 'code') {
+        ran(c, 'ok', i + 1);
+      }
+    });
+    const options = { notebookSpecific: true };
+    const plan = planCheck(nb, reference('NBspecific_1'), options);
+    const ids = plan.steps.map(s => nb.cells[s.cellIndex].id);
+    expect(ids.indexOf('ffb10869')).toBe(ids.indexOf('844527b5') - 1);
+    expect(ids).toContain('201f2a14');
+    expect(ids).toContain('4e1e9122');
+    expect(plan.guard).toEqual([]);
+    expect(judgeCheck(plan, fakeRun(plan, 'clean'), options)).toMatchObject({
+      passed: true,
+      status: 'solved'
+    });
+  });
+
+  it('plans the cells after the target that the reference fix runs', () => {
+    const nb = workingCopy('NBspecific_1');
+    const plan = planCheck(nb, reference('NBspecific_1'), {
+      notebookSpecific: true
+    });
+    const ids = plan.steps.map(s => nb.cells[s.cellIndex].id);
+    // Recorded plan cells, the target, then the cells the fix runs after it.
+    expect(ids).toEqual([
+      'c751ad15',
+      'cf917bd3',
+      '9ce62592',
+      '7fc84388',
+      '844527b5',
+      'ffb10869',
+      '201f2a14',
+      'fe4d4259',
+      '4e1e9122'
+    ]);
+  });
+
+  it('finds the target by alignment when the notebook has no JunoBench metadata', () => {
+    const nb = load('pandas_1', 'reproduced');
+    nb.cells.forEach(c => delete c.id);
+    const plan = planCheck(nb, reference('pandas_1'), {
+      notebookSpecific: false
+    });
+    expect(plan.targetCellIndex).toBe(5);
+    expect(plan.live).toBe('error');
+  });
+
+  it('honours an explicit target cell id', () => {
+    const plan = planCheck(workingCopy('numpy_1'), reference('numpy_1'), {
+      notebookSpecific: false,
+      targetCellId: 'baca3a11'
+    });
+    expect(plan.steps.filter(s => s.isTarget).map(s => s.cellIndex)).toEqual([
+      5
+    ]);
+  });
+});
