@@ -186,7 +186,7 @@ export default defineConfig([
     }
   },
   {
-    files: ['src/kernel/**/*.ts', 'src/model/**/*.ts'],
+    files: ['src/kernel/**/*.ts', 'src/model/**/*.ts', 'src/progress/**/*.ts'],
     rules: {
       'no-restricted-imports': layerRule(
         'widgets',
