@@ -5,12 +5,14 @@ import type { JupyterFrontEndPlugin } from '@jupyterlab/application';
 
 import { casebookPlugin } from './plugins/casebook';
 import { panelPlugin } from './plugins/panel';
+import { progressPlugin } from './plugins/progress';
 import { replayPlugin } from './plugins/replay';
 
 export * from './tokens';
 
 const plugins: JupyterFrontEndPlugin<unknown>[] = [
   casebookPlugin,
+  progressPlugin,
   replayPlugin,
   panelPlugin
 ];

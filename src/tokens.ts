@@ -45,12 +45,6 @@ export interface ICaseStatusProvider {
   readonly changed: ISignal<ICaseStatusProvider, void>;
 }
 
-/** The case status provider token. */
-export const ICaseStatusProvider = new Token<ICaseStatusProvider>(
-  'jupyterlab-junobench:ICaseStatusProvider',
-  'The status of each JunoBench case for the learner.'
-);
-
 /**
  * Opens cases as working copies and replays them.
  */
@@ -63,4 +57,37 @@ export interface ICaseOpener {
 export const ICaseOpener = new Token<ICaseOpener>(
   'jupyterlab-junobench:ICaseOpener',
   'Opens JunoBench cases as working copies and replays them.'
+);
+
+/**
+ * Where the learner's progress on the current casebook is kept.
+ */
+export interface IProgressTracker extends ICaseStatusProvider {
+  /** Note that a replay of the case crashed. */
+  markCrashed(name: string): Promise<void>;
+  /** Keep a repair attempt. */
+  recordAttempt(
+    name: string,
+    attempt: {
+      passed: boolean;
+      status?: string;
+      exception?: string | null;
+      snapshotPath?: string | null;
+    }
+  ): Promise<void>;
+  /** Solved, attempted, crashed and not-started counts over some cases. */
+  summary(names: readonly string[]): {
+    total: number;
+    solved: number;
+    attempted: number;
+    crashed: number;
+    notStarted: number;
+    fraction: number;
+  };
+}
+
+/** The progress tracker token. */
+export const IProgressTracker = new Token<IProgressTracker>(
+  'jupyterlab-junobench:IProgressTracker',
+  "The learner's progress on the cases of the current casebook."
 );

@@ -17,6 +17,8 @@ const USAGE = `Usage:
   junobench verify <casebook> [--cases a,b] [--jobs N] [--kernel NAME]
                    [--timeout SECONDS] [--server URL --token T [--server-root DIR]]
                    [--json FILE]
+  junobench check <casebook> <case> <notebook.ipynb> [--json] [--kernel NAME]
+                   [--timeout SECONDS] [--server URL --token T [--server-root DIR]]
 
   <casebook> is a folder laid out like JunoBench: benchmark_desc.xlsx at its root
   and case folders under benchmark/<case>/.`;

@@ -16,4 +16,8 @@ export namespace CommandIDs {
   export const runTopToBottom = 'junobench:run-top-to-bottom';
   /** Interrupt the running replay. */
   export const interrupt = 'junobench:interrupt-replay';
+  /** Export the learner's progress as JSON. */
+  export const exportProgressJSON = 'junobench:export-progress-json';
+  /** Export the learner's progress as CSV. */
+  export const exportProgressCSV = 'junobench:export-progress-csv';
 }

@@ -12,7 +12,7 @@ import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
 import { junobenchIcon } from '../icons';
 import { CatalogueModel } from '../model/catalogue';
-import { ICaseOpener, ICaseStatusProvider, ICasebookManager } from '../tokens';
+import { ICaseOpener, ICasebookManager, IProgressTracker } from '../tokens';
 import { CasebookPanel } from '../widgets/panel';
 import { CommandIDs } from './commands';
 
@@ -30,7 +30,7 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
   requires: [ICasebookManager],
   optional: [
     ICaseOpener,
-    ICaseStatusProvider,
+    IProgressTracker,
     ILayoutRestorer,
     ITranslator,
     ICommandPalette,
@@ -40,7 +40,7 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
     app: JupyterFrontEnd,
     manager: ICasebookManager,
     opener: ICaseOpener | null,
-    statuses: ICaseStatusProvider | null,
+    statuses: IProgressTracker | null,
     restorer: ILayoutRestorer | null,
     translator: ITranslator | null,
     palette: ICommandPalette | null,
@@ -57,11 +57,21 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
     });
     if (statuses) {
       model.setStatusOf(name => statuses.statusOf(name));
-      statuses.changed.connect(() => panel.refreshStatuses());
+      statuses.changed.connect(() => {
+        model.setStatusOf(name => statuses.statusOf(name));
+        panel.setProgress(
+          statuses.summary(model.casebook?.cases.map(c => c.name) ?? [])
+        );
+      });
     }
     const sync = () => {
       model.casebook = manager.casebook;
       panel.setHeadline({ loading: manager.loading, error: manager.error });
+      if (statuses) {
+        panel.setProgress(
+          statuses.summary(manager.casebook?.cases.map(c => c.name) ?? [])
+        );
+      }
     };
     manager.changed.connect(sync);
     sync();

@@ -14,7 +14,7 @@ import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
 import { readWorkingCopyMeta } from '../model/workingCopy';
 import { Workspace } from '../model/workspace';
-import { ICaseOpener, ICasebookManager } from '../tokens';
+import { ICaseOpener, ICasebookManager, IProgressTracker } from '../tokens';
 import { ReplayBar } from '../widgets/replayBar';
 import { ReplayController } from '../widgets/replayController';
 import { CommandIDs } from './commands';
@@ -32,7 +32,7 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
   autoStart: true,
   provides: ICaseOpener,
   requires: [ICasebookManager, IDocumentManager, INotebookTracker],
-  optional: [ISettingRegistry, ITranslator, ICommandPalette],
+  optional: [ISettingRegistry, ITranslator, ICommandPalette, IProgressTracker],
   activate: (
     app: JupyterFrontEnd,
     manager: ICasebookManager,
@@ -40,7 +40,8 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
     tracker: INotebookTracker,
     registry: ISettingRegistry | null,
     translator: ITranslator | null,
-    palette: ICommandPalette | null
+    palette: ICommandPalette | null,
+    progress: IProgressTracker | null
   ): ICaseOpener => {
     const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
     const config = {
@@ -109,9 +110,19 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
         controllers.set(panel, controller);
         const bar = new ReplayBar({ controller, trans });
         panel.contentHeader.addWidget(bar);
-        controller.stateChanged.connect(() =>
-          app.commands.notifyCommandChanged()
-        );
+        controller.stateChanged.connect((_, state) => {
+          app.commands.notifyCommandChanged();
+          const name = controller.meta?.case;
+          if (
+            progress &&
+            name &&
+            state.phase === 'finished' &&
+            state.kind === 'recorded' &&
+            state.result?.status === 'crashed'
+          ) {
+            void progress.markCrashed(name);
+          }
+        });
         panel.disposed.connect(() => {
           controllers.delete(panel);
           controller.dispose();

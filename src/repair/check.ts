@@ -272,7 +272,7 @@ export function judgeCheck(
     // nothing here: the learner must also restore a working state in the live kernel.
     if (plan.live === 'error') {
       reasons.unshift(
-        'This crash comes from the order cells ran in: a fresh run always works, so the live kernel must work too, and its latest run of the target still failed.'
+        'This crash comes from the order cells ran in, which a fresh top-to-bottom run cures by itself: the live kernel must work too, and its latest run of the target still failed.'
       );
       return { passed: false, status: 'fails-live', reasons };
     }

@@ -59,8 +59,9 @@ export class CasebookPanel extends SidePanel {
     this.update();
   }
 
-  /** Tell the panel to re-read case statuses. */
-  refreshStatuses(): void {
+  /** Show the learner's overall progress. */
+  setProgress(summary: CasebookPanel.IProgress): void {
+    this._progressSummary = summary;
     this.update();
   }
 
@@ -83,7 +84,15 @@ export class CasebookPanel extends SidePanel {
     this._message = document.createElement('div');
     this._message.className = 'jp-Junobench-message';
     this._message.setAttribute('role', 'status');
-    header.append(this._title, this._count, this._message);
+    this._progress = document.createElement('div');
+    this._progress.className = 'jp-Junobench-progress';
+    this._progressBar = document.createElement('progress');
+    this._progressBar.className = 'jp-Junobench-progressBar';
+    this._progressBar.max = 1;
+    this._progressText = document.createElement('span');
+    this._progressText.className = 'jp-Junobench-progressText';
+    this._progress.append(this._progressBar, this._progressText);
+    header.append(this._title, this._count, this._progress, this._message);
 
     const search = document.createElement('input');
     search.type = 'search';
@@ -175,6 +184,20 @@ export class CasebookPanel extends SidePanel {
       total,
       this._model.visible.length
     );
+    const progress = this._progressSummary;
+    this._progress.hidden = !progress || progress.total === 0;
+    if (progress && progress.total > 0) {
+      this._progressBar.value = progress.fraction;
+      const text = trans.__(
+        'Solved %1 of %2 · attempted %3 · crashed %4',
+        progress.solved,
+        progress.total,
+        progress.attempted,
+        progress.crashed
+      );
+      this._progressText.textContent = text;
+      this._progressBar.setAttribute('aria-label', text);
+    }
     const lines: string[] = [];
     if (headline.loading) {
       lines.push(trans.__('Loading casebook…'));
@@ -330,6 +353,10 @@ export class CasebookPanel extends SidePanel {
   private _nbOnly!: HTMLInputElement;
   private _list!: HTMLUListElement;
   private _more!: HTMLButtonElement;
+  private _progress!: HTMLDivElement;
+  private _progressBar!: HTMLProgressElement;
+  private _progressText!: HTMLSpanElement;
+  private _progressSummary: CasebookPanel.IProgress | null = null;
   private _facetNodes = {} as Record<FacetKey, HTMLDivElement>;
   private _limit = PAGE;
   private _headline: CasebookPanel.IHeadline = { loading: false, error: null };
@@ -351,6 +378,20 @@ export namespace CasebookPanel {
     icon: LabIcon;
     /** The translator. */
     translator?: ITranslator;
+  }
+
+  /** Overall progress counts. */
+  export interface IProgress {
+    /** Cases counted. */
+    total: number;
+    /** Solved cases. */
+    solved: number;
+    /** Cases with attempts, not solved. */
+    attempted: number;
+    /** Cases that crashed, without attempts. */
+    crashed: number;
+    /** Solved fraction. */
+    fraction: number;
   }
 
   /** What the header says besides the casebook. */

@@ -60,6 +60,20 @@ test.describe('Replaying a case', () => {
     await expect(
       page.locator('.jp-Junobench-verdict').filter({ visible: true })
     ).toContainText('Reproduced as recorded');
+    // The crashing line is marked in the editor and quoted in the bar.
+    await expect(
+      notebook.locator('.jp-Junobench-crashCell .jp-Junobench-crashLine')
+    ).toHaveCount(1);
+    await expect(
+      replayBar.locator('.jp-Junobench-crashLineText')
+    ).toContainText('scaler');
+    // The case now counts as crashed in the panel (progress kept in IStateDB).
+    const item = page.locator(`li.jp-Junobench-caseItem[data-case="${CASE}"]`);
+    await expect(item).toHaveAttribute('data-status', 'crashed');
+    await expect(item.locator('.jp-Junobench-badge')).toHaveText('crashed');
+    await expect(page.locator('.jp-Junobench-progressText')).toContainText(
+      'crashed 1'
+    );
   });
 
   test(`Run top to bottom runs ${CASE} to the end or to a crash`, async ({

@@ -1,0 +1,91 @@
+/**
+ * Plugin: the learner's progress, kept in the state database, and its export.
+ */
+import type {
+  JupyterFrontEnd,
+  JupyterFrontEndPlugin
+} from '@jupyterlab/application';
+import { ICommandPalette, showErrorMessage } from '@jupyterlab/apputils';
+import { IStateDB } from '@jupyterlab/statedb';
+import { ITranslator, nullTranslator } from '@jupyterlab/translation';
+
+import { toCSV, toJSON } from '../progress/export';
+import { ProgressTracker } from '../progress/tracker';
+import { ICasebookManager, IProgressTracker } from '../tokens';
+import { CommandIDs } from './commands';
+
+/**
+ * Keeps per-case status, attempts and time through IStateDB.
+ */
+export const progressPlugin: JupyterFrontEndPlugin<IProgressTracker> = {
+  id: 'jupyterlab-junobench:progress',
+  description: "Keeps the learner's progress per case in the state database.",
+  autoStart: true,
+  provides: IProgressTracker,
+  requires: [IStateDB, ICasebookManager],
+  optional: [ITranslator, ICommandPalette],
+  activate: (
+    app: JupyterFrontEnd,
+    state: IStateDB,
+    manager: ICasebookManager,
+    translator: ITranslator | null,
+    palette: ICommandPalette | null
+  ): IProgressTracker => {
+    const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
+    const tracker = new ProgressTracker({ state });
+    const sync = () => tracker.setCasebook(manager.casebook?.name ?? null);
+    manager.changed.connect(sync);
+    sync();
+
+    const exportAs = async (format: 'json' | 'csv') => {
+      const store = tracker.store;
+      if (!store) {
+        await showErrorMessage(
+          trans.__('Nothing to export'),
+          trans.__('No casebook is loaded.')
+        );
+        return;
+      }
+      await store.flush();
+      const progress = store.all();
+      const content =
+        format === 'json'
+          ? toJSON(progress, {
+              casebook: store.casebook,
+              exportedAt: new Date()
+            })
+          : toCSV(progress);
+      const path = `junobench-progress-${store.casebook}.${format}`;
+      await app.serviceManager.contents.save(path, {
+        type: 'file',
+        format: 'text',
+        content
+      });
+      await app.commands.execute('docmanager:open', { path });
+    };
+
+    app.commands.addCommand(CommandIDs.exportProgressJSON, {
+      label: trans.__('Export JunoBench Progress as JSON'),
+      caption: trans.__(
+        'Write the progress of every case to a JSON file in the server root'
+      ),
+      describedBy: { args: { type: 'object', properties: {} } },
+      execute: () => exportAs('json')
+    });
+    app.commands.addCommand(CommandIDs.exportProgressCSV, {
+      label: trans.__('Export JunoBench Progress as CSV'),
+      caption: trans.__(
+        'Write the progress of every case to a CSV file in the server root'
+      ),
+      describedBy: { args: { type: 'object', properties: {} } },
+      execute: () => exportAs('csv')
+    });
+    for (const command of [
+      CommandIDs.exportProgressJSON,
+      CommandIDs.exportProgressCSV
+    ]) {
+      palette?.addItem({ command, category: trans.__('JunoBench') });
+    }
+    return tracker;
+  }
+};

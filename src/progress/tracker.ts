@@ -1,0 +1,99 @@
+/**
+ * The learner's progress on whichever casebook is loaded: one progress store
+ * per casebook over the same state database, behind one signal.
+ */
+import type { IStateDB } from '@jupyterlab/statedb';
+import type { ISignal } from '@lumino/signaling';
+import { Signal } from '@lumino/signaling';
+
+import type { CaseStatus, IProgressTracker } from '../tokens';
+import { ProgressStore } from './store';
+import type { ICaseProgress } from './types';
+
+/**
+ * Tracks progress for the current casebook.
+ */
+export class ProgressTracker implements IProgressTracker {
+  /**
+   * Create a tracker over a state database.
+   */
+  constructor(options: ProgressTracker.IOptions) {
+    this._state = options.state;
+  }
+
+  /** Emitted when any status changes or the casebook changes. */
+  get changed(): ISignal<this, void> {
+    return this._changed;
+  }
+
+  /** The store of the current casebook, or null before one is set. */
+  get store(): ProgressStore | null {
+    return this._store;
+  }
+
+  /** Switch to the progress of another casebook. */
+  setCasebook(name: string | null): void {
+    if (this._store?.casebook === name) {
+      return;
+    }
+    this._store?.dispose();
+    this._store = name
+      ? new ProgressStore({ state: this._state, casebook: name })
+      : null;
+    this._store?.changed.connect(() => this._changed.emit(), this);
+    void this._store?.ready.then(() => this._changed.emit());
+    this._changed.emit();
+  }
+
+  /** The status of a case. */
+  statusOf(name: string): CaseStatus {
+    return this._store?.statusOf(name) ?? 'not-started';
+  }
+
+  /** The full progress record of a case. */
+  get(name: string): ICaseProgress | null {
+    return this._store?.get(name) ?? null;
+  }
+
+  /** Note a crash. */
+  markCrashed(name: string): Promise<void> {
+    return this._store?.markCrashed(name) ?? Promise.resolve();
+  }
+
+  /** Keep an attempt. */
+  recordAttempt(
+    name: string,
+    attempt: ProgressStore.IAttemptOptions
+  ): Promise<void> {
+    return this._store?.recordAttempt(name, attempt) ?? Promise.resolve();
+  }
+
+  /** Counts over some cases. */
+  summary(names: readonly string[]): ProgressStore.ISummary {
+    return (
+      this._store?.summary(names) ?? {
+        total: names.length,
+        notStarted: names.length,
+        crashed: 0,
+        attempted: 0,
+        solved: 0,
+        fraction: 0
+      }
+    );
+  }
+
+  private _state: IStateDB;
+  private _store: ProgressStore | null = null;
+  private _changed = new Signal<this, void>(this);
+}
+
+/**
+ * A namespace for ProgressTracker statics.
+ */
+export namespace ProgressTracker {
+  /** Options to create a tracker. */
+  export interface IOptions {
+    /** Where progress is kept. */
+    state: IStateDB;
+  }
+}
