@@ -7,12 +7,14 @@ import { casebookPlugin } from './plugins/casebook';
 import { panelPlugin } from './plugins/panel';
 import { progressPlugin } from './plugins/progress';
 import { replayPlugin } from './plugins/replay';
+import { revealPlugin } from './plugins/reveal';
 
 export * from './tokens';
 
 const plugins: JupyterFrontEndPlugin<unknown>[] = [
   casebookPlugin,
   progressPlugin,
+  revealPlugin,
   replayPlugin,
   panelPlugin
 ];

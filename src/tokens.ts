@@ -75,6 +75,10 @@ export interface IProgressTracker extends ICaseStatusProvider {
       snapshotPath?: string | null;
     }
   ): Promise<void>;
+  /** The attempts and status of a case, or null before a casebook is loaded. */
+  get(
+    name: string
+  ): { status: CaseStatus; attempts: readonly unknown[] } | null;
   /** Solved, attempted, crashed and not-started counts over some cases. */
   summary(names: readonly string[]): {
     total: number;
@@ -90,4 +94,29 @@ export interface IProgressTracker extends ICaseStatusProvider {
 export const IProgressTracker = new Token<IProgressTracker>(
   'jupyterlab-junobench:IProgressTracker',
   "The learner's progress on the cases of the current casebook."
+);
+
+/**
+ * Opens the reveal of a case (diagnosis and reference fix) when the
+ * instructor's policy allows it.
+ */
+export interface IRevealer {
+  /** Whether the reveal of a case is open, and why not. */
+  state(name: string): {
+    canReveal: boolean;
+    canGiveUp: boolean;
+    why: string;
+  };
+  /** Show the reveal of a case (refused with a message when closed). */
+  open(name: string): Promise<void>;
+  /** Record giving up as an attempt, then show the reveal. */
+  giveUp(name: string): Promise<void>;
+  /** Emitted when the policy or the learner's progress changes. */
+  readonly changed: ISignal<IRevealer, void>;
+}
+
+/** The revealer token. */
+export const IRevealer = new Token<IRevealer>(
+  'jupyterlab-junobench:IRevealer',
+  'Shows the diagnosis and reference fix of a case, gated by the reveal policy.'
 );

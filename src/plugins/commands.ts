@@ -20,4 +20,8 @@ export namespace CommandIDs {
   export const exportProgressJSON = 'junobench:export-progress-json';
   /** Export the learner's progress as CSV. */
   export const exportProgressCSV = 'junobench:export-progress-csv';
+  /** Check the learner's repair of the current working copy. */
+  export const checkFix = 'junobench:check-fix';
+  /** Reveal the diagnosis and the reference fix (args: `name`). */
+  export const reveal = 'junobench:reveal';
 }

@@ -14,7 +14,14 @@ import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
 import { readWorkingCopyMeta } from '../model/workingCopy';
 import { Workspace } from '../model/workspace';
-import { ICaseOpener, ICasebookManager, IProgressTracker } from '../tokens';
+import {
+  ICaseOpener,
+  ICasebookManager,
+  IProgressTracker,
+  IRevealer
+} from '../tokens';
+import { CheckBar } from '../widgets/checkBar';
+import { CheckController } from '../widgets/checkController';
 import { ReplayBar } from '../widgets/replayBar';
 import { ReplayController } from '../widgets/replayController';
 import { CommandIDs } from './commands';
@@ -32,7 +39,13 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
   autoStart: true,
   provides: ICaseOpener,
   requires: [ICasebookManager, IDocumentManager, INotebookTracker],
-  optional: [ISettingRegistry, ITranslator, ICommandPalette, IProgressTracker],
+  optional: [
+    ISettingRegistry,
+    ITranslator,
+    ICommandPalette,
+    IProgressTracker,
+    IRevealer
+  ],
   activate: (
     app: JupyterFrontEnd,
     manager: ICasebookManager,
@@ -41,7 +54,8 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
     registry: ISettingRegistry | null,
     translator: ITranslator | null,
     palette: ICommandPalette | null,
-    progress: IProgressTracker | null
+    progress: IProgressTracker | null,
+    revealer: IRevealer | null
   ): ICaseOpener => {
     const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
     const config = {
@@ -54,6 +68,7 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
       folder: config.workspace
     });
     const controllers = new Map<NotebookPanel, ReplayController>();
+    const checkers = new Map<NotebookPanel, CheckController>();
 
     const kernelName = async (): Promise<string | undefined> => {
       if (config.kernelName) {
@@ -110,6 +125,38 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
         controllers.set(panel, controller);
         const bar = new ReplayBar({ controller, trans });
         panel.contentHeader.addWidget(bar);
+        const checker = new CheckController({
+          panel,
+          sessions: app.serviceManager.sessions,
+          contents: app.serviceManager.contents,
+          caseOf: name => manager.find(name),
+          progress,
+          timeoutMs: () => config.timeoutMs,
+          trans
+        });
+        checkers.set(panel, checker);
+        const caseName = () =>
+          readWorkingCopyMeta({
+            junobench: panel.model?.getMetadata('junobench')
+          })?.case ?? '';
+        const checkBar = new CheckBar({
+          controller: checker,
+          trans,
+          reveal: {
+            state: () =>
+              revealer?.state(caseName()) ?? {
+                canReveal: false,
+                canGiveUp: false,
+                why: trans.__('The reveal plugin is disabled.')
+              },
+            open: async () => revealer?.open(caseName()),
+            giveUp: async () => revealer?.giveUp(caseName())
+          }
+        });
+        panel.contentHeader.addWidget(checkBar);
+        const refresh = () => checkBar.update();
+        revealer?.changed.connect(refresh);
+        panel.disposed.connect(() => revealer?.changed.disconnect(refresh));
         controller.stateChanged.connect((_, state) => {
           app.commands.notifyCommandChanged();
           const name = controller.meta?.case;
@@ -125,6 +172,8 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
         });
         panel.disposed.connect(() => {
           controllers.delete(panel);
+          checkers.delete(panel);
+          checker.dispose();
           controller.dispose();
         });
       });
@@ -180,7 +229,24 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
       describedBy: { args: { type: 'object', properties: {} } },
       execute: () => current()?.interrupt()
     });
+    app.commands.addCommand(CommandIDs.checkFix, {
+      label: trans.__('Check My Fix'),
+      caption: trans.__(
+        'Run the working copy from a fresh kernel and judge the repair'
+      ),
+      describedBy: { args: { type: 'object', properties: {} } },
+      isEnabled: () => {
+        const panel = tracker.currentWidget;
+        const checker = panel ? checkers.get(panel) : undefined;
+        return !!checker && !checker.state.running;
+      },
+      execute: () => {
+        const panel = tracker.currentWidget;
+        return panel ? checkers.get(panel)?.check() : undefined;
+      }
+    });
     for (const command of [
+      CommandIDs.checkFix,
       CommandIDs.replay,
       CommandIDs.runTopToBottom,
       CommandIDs.interrupt

@@ -1,0 +1,203 @@
+/**
+ * A cell-aligned diff between a reproduced notebook and its fixed version,
+ * with line diffs inside changed cells and the recorded execution counts of
+ * both. Pure.
+ */
+import { sourceText, stripMarkers } from '../replay/plan';
+import type { INbCell, INotebookJSON } from '../replay/types';
+
+/** One line of a line diff. */
+export interface IDiffLine {
+  /** ' ' kept, '-' only in the reproduced cell, '+' only in the fixed cell. */
+  op: ' ' | '-' | '+';
+  /** The line. */
+  text: string;
+}
+
+/** One aligned pair of cells. */
+export interface ICellDiff {
+  /** How the cell changed. */
+  kind: 'same' | 'changed' | 'added' | 'removed';
+  /** Cell type. */
+  cellType: string;
+  /** 1-based position in the reproduced notebook, if there. */
+  before: number | null;
+  /** 1-based position in the fixed notebook, if there. */
+  after: number | null;
+  /** Recorded execution count in the reproduced notebook. */
+  countBefore: number | null;
+  /** Recorded execution count in the fixed notebook. */
+  countAfter: number | null;
+  /** The line diff (all lines kept for `same`). */
+  lines: IDiffLine[];
+}
+
+/**
+ * Align the cells of two notebooks (by cell id when both have ids, otherwise
+ * by an LCS over the cell sources) and diff each pair.
+ */
+export function notebookDiff(
+  reproduced: INotebookJSON,
+  fixed: INotebookJSON
+): ICellDiff[] {
+  const a = reproduced.cells;
+  const b = fixed.cells;
+  const pairs = Private.alignCells(a, b);
+  return pairs.map(([i, j]) => {
+    const left = i === null ? null : a[i];
+    const right = j === null ? null : b[j];
+    const leftText = left ? Private.text(left) : '';
+    const rightText = right ? Private.text(right) : '';
+    const lines = lineDiff(
+      left ? leftText.split('\n') : [],
+      right ? rightText.split('\n') : []
+    );
+    const kind: ICellDiff['kind'] = !left
+      ? 'added'
+      : !right
+        ? 'removed'
+        : leftText === rightText
+          ? 'same'
+          : 'changed';
+    return {
+      kind,
+      cellType: (left ?? right)!.cell_type,
+      before: i === null ? null : i + 1,
+      after: j === null ? null : j + 1,
+      countBefore: left ? Private.count(left) : null,
+      countAfter: right ? Private.count(right) : null,
+      lines
+    };
+  });
+}
+
+/**
+ * A line diff by longest common subsequence.
+ */
+export function lineDiff(a: string[], b: string[]): IDiffLine[] {
+  const pairs = Private.lcs(a, b, (x, y) => x === y);
+  const out: IDiffLine[] = [];
+  let i = 0;
+  let j = 0;
+  for (const [pi, pj] of pairs) {
+    while (i < pi) {
+      out.push({ op: '-', text: a[i++] });
+    }
+    while (j < pj) {
+      out.push({ op: '+', text: b[j++] });
+    }
+    out.push({ op: ' ', text: a[i] });
+    i++;
+    j++;
+  }
+  while (i < a.length) {
+    out.push({ op: '-', text: a[i++] });
+  }
+  while (j < b.length) {
+    out.push({ op: '+', text: b[j++] });
+  }
+  return out;
+}
+
+namespace Private {
+  /**
+   * A cell's source as the learner sees it.
+   */
+  export function text(cell: INbCell): string {
+    const source = sourceText(cell);
+    return cell.cell_type === 'code' ? stripMarkers(source) : source;
+  }
+
+  /**
+   * A cell's recorded execution count.
+   */
+  export function count(cell: INbCell): number | null {
+    return typeof cell.execution_count === 'number'
+      ? cell.execution_count
+      : null;
+  }
+
+  /**
+   * Pairs of (reproduced index | null, fixed index | null) in document order.
+   */
+  export function alignCells(
+    a: INbCell[],
+    b: INbCell[]
+  ): [number | null, number | null][] {
+    const withIds = a.every(c => c.id) && b.every(c => c.id);
+    const same = withIds
+      ? (x: INbCell, y: INbCell) => x.id === y.id
+      : (x: INbCell, y: INbCell) =>
+          x.cell_type === y.cell_type && similar(text(x), text(y));
+    const matches = lcs(a, b, same);
+    const out: [number | null, number | null][] = [];
+    let i = 0;
+    let j = 0;
+    for (const [pi, pj] of matches) {
+      while (i < pi) {
+        out.push([i++, null]);
+      }
+      while (j < pj) {
+        out.push([null, j++]);
+      }
+      out.push([i++, j++]);
+    }
+    while (i < a.length) {
+      out.push([i++, null]);
+    }
+    while (j < b.length) {
+      out.push([null, j++]);
+    }
+    return out;
+  }
+
+  /**
+   * Whether two sources share at least half of their lines.
+   */
+  function similar(x: string, y: string): boolean {
+    if (x === y) {
+      return true;
+    }
+    const xs = x.split('\n');
+    const ys = new Set(y.split('\n'));
+    const shared = xs.filter(l => ys.has(l)).length;
+    return shared * 2 >= Math.max(xs.length, ys.size);
+  }
+
+  /**
+   * Index pairs of a longest common subsequence under `eq`.
+   */
+  export function lcs<T>(
+    a: T[],
+    b: T[],
+    eq: (x: T, y: T) => boolean
+  ): [number, number][] {
+    const n = a.length;
+    const m = b.length;
+    const table: number[][] = Array.from({ length: n + 1 }, () =>
+      new Array<number>(m + 1).fill(0)
+    );
+    for (let i = n - 1; i >= 0; i--) {
+      for (let j = m - 1; j >= 0; j--) {
+        table[i][j] = eq(a[i], b[j])
+          ? table[i + 1][j + 1] + 1
+          : Math.max(table[i + 1][j], table[i][j + 1]);
+      }
+    }
+    const pairs: [number, number][] = [];
+    let i = 0;
+    let j = 0;
+    while (i < n && j < m) {
+      if (eq(a[i], b[j])) {
+        pairs.push([i, j]);
+        i++;
+        j++;
+      } else if (table[i + 1][j] >= table[i][j + 1]) {
+        i++;
+      } else {
+        j++;
+      }
+    }
+    return pairs;
+  }
+}

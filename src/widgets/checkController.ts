@@ -1,0 +1,228 @@
+/**
+ * "Check my fix": re-runs the learner's repair from a fresh kernel (never the
+ * learner's live one), judges it with the repair rules, keeps the attempt with
+ * a snapshot of the notebook, and tells the replay bar.
+ */
+import type { NotebookPanel } from '@jupyterlab/notebook';
+import type { Contents, Session } from '@jupyterlab/services';
+import type { ISignal } from '@lumino/signaling';
+import { Signal } from '@lumino/signaling';
+
+import { basename, dirname, relative } from '../casebook/paths';
+import type { ICase } from '../casebook/types';
+import { PlanRunner } from '../kernel/runner';
+import { chdirCode } from '../kernel/snippets';
+import { readWorkingCopyMeta } from '../model/workingCopy';
+import { judgeCheck, planCheck } from '../repair/check';
+import type { ICheckVerdict } from '../repair/check';
+import type { INotebookJSON } from '../replay/types';
+import type { IProgressTracker } from '../tokens';
+
+/** What the bar shows of the last check. */
+export interface ICheckState {
+  /** Whether a check is running. */
+  running: boolean;
+  /** The last verdict. */
+  verdict: ICheckVerdict | null;
+  /** A sentence for people and screen readers. */
+  message: string;
+  /** Where the snapshot of the checked notebook was kept. */
+  snapshotPath: string | null;
+}
+
+/**
+ * Checks the repair in one working copy.
+ */
+export class CheckController {
+  /**
+   * Bind to a working copy.
+   */
+  constructor(options: CheckController.IOptions) {
+    this._options = options;
+  }
+
+  /** Emitted when the state changes. */
+  get stateChanged(): ISignal<this, ICheckState> {
+    return this._stateChanged;
+  }
+
+  /** The state. */
+  get state(): ICheckState {
+    return this._state;
+  }
+
+  /** Run the check; resolves with the verdict, or null when it could not run. */
+  async check(): Promise<ICheckVerdict | null> {
+    if (this._state.running) {
+      return null;
+    }
+    const { panel, trans } = this._options;
+    const meta = readWorkingCopyMeta({
+      junobench: panel.model?.getMetadata('junobench')
+    });
+    const c = meta ? this._options.caseOf(meta.case) : null;
+    if (!meta || !c) {
+      this._set({
+        message: trans.__(
+          'This notebook is not a working copy of a loaded case.'
+        )
+      });
+      return null;
+    }
+    this._set({
+      running: true,
+      verdict: null,
+      snapshotPath: null,
+      message: trans.__('Checking your fix from a fresh kernel…')
+    });
+    let session: Session.ISessionConnection | null = null;
+    try {
+      await panel.context.save();
+      const learner = panel.model!.toJSON() as unknown as INotebookJSON;
+      const [reproduced, fixed] = await Promise.all([
+        this._readNotebook(`${meta.caseFolder}/${c.name}_reproduced.ipynb`),
+        this._readNotebook(`${meta.caseFolder}/${c.name}_fixed.ipynb`)
+      ]);
+      const options = { notebookSpecific: c.notebookSpecific };
+      const plan = planCheck(
+        learner,
+        { reproduced, fixed },
+        {
+          ...options,
+          targetCellId: meta.targetCellId
+        }
+      );
+      const kernelName =
+        panel.sessionContext.session?.kernel?.name ?? 'python3';
+      session = await this._options.sessions.startNew({
+        path: `${panel.context.path}.junobench-check-${Date.now()}`,
+        name: basename(panel.context.path),
+        type: 'notebook',
+        kernel: { name: kernelName }
+      });
+      const kernel = session.kernel;
+      if (!kernel) {
+        throw new Error(trans.__('no kernel could be started for the check'));
+      }
+      const runner = new PlanRunner({
+        kernel,
+        timeoutMs: this._options.timeoutMs()
+      });
+      const rel = relative(dirname(panel.context.path), meta.caseFolder) || '.';
+      const run = await runner.run(plan, { setupCode: chdirCode(rel) });
+      const verdict = judgeCheck(plan, run, options);
+      const snapshotPath = await this._snapshot(learner);
+      await this._options.progress?.recordAttempt(c.name, {
+        passed: verdict.passed,
+        status: verdict.status,
+        exception: run.error ? `${run.error.ename}: ${run.error.evalue}` : null,
+        snapshotPath
+      });
+      this._set({
+        running: false,
+        verdict,
+        snapshotPath,
+        message: verdict.passed
+          ? trans.__('Check passed: %1', verdict.reasons[0] ?? '')
+          : trans.__('Check failed: %1', verdict.reasons[0] ?? verdict.status)
+      });
+      return verdict;
+    } catch (reason) {
+      this._set({
+        running: false,
+        message: trans.__(
+          'The check could not run: %1',
+          (reason as Error).message ?? String(reason)
+        )
+      });
+      return null;
+    } finally {
+      if (session) {
+        await session.shutdown().catch(() => undefined);
+        session.dispose();
+      }
+    }
+  }
+
+  /** Forget the panel. */
+  dispose(): void {
+    Signal.clearData(this);
+  }
+
+  private async _readNotebook(path: string): Promise<INotebookJSON> {
+    const model = await this._options.contents.get(path, {
+      content: true,
+      type: 'notebook'
+    });
+    return model.content as INotebookJSON;
+  }
+
+  /**
+   * Keep a copy of the checked notebook beside the working copy, under
+   * `attempts/`; the learner's notebook itself is never touched.
+   */
+  private async _snapshot(nb: INotebookJSON): Promise<string | null> {
+    const { panel, contents } = this._options;
+    const dir = `${dirname(panel.context.path)}/attempts`;
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const name = basename(panel.context.path).replace(/\.ipynb$/, '');
+    const path = `${dir}/${name}-check-${stamp}.ipynb`;
+    try {
+      try {
+        await contents.get(dir, { content: false });
+      } catch {
+        await contents.save(dir, { type: 'directory' });
+      }
+      await contents.save(path, {
+        type: 'notebook',
+        format: 'json',
+        content: nb
+      });
+      return path;
+    } catch {
+      return null;
+    }
+  }
+
+  private _set(partial: Partial<ICheckState>): void {
+    this._state = { ...this._state, ...partial };
+    this._stateChanged.emit(this._state);
+  }
+
+  private _options: CheckController.IOptions;
+  private _state: ICheckState = {
+    running: false,
+    verdict: null,
+    message: '',
+    snapshotPath: null
+  };
+  private _stateChanged = new Signal<this, ICheckState>(this);
+}
+
+/**
+ * A namespace for CheckController statics.
+ */
+export namespace CheckController {
+  /** The translation calls used. */
+  export interface ITrans {
+    __(msgid: string, ...args: unknown[]): string;
+  }
+
+  /** Options to create a check controller. */
+  export interface IOptions {
+    /** The working copy's panel. */
+    panel: NotebookPanel;
+    /** Session manager, for the fresh kernel. */
+    sessions: Session.IManager;
+    /** Contents manager, for the reference notebooks and snapshots. */
+    contents: Contents.IManager;
+    /** The case of a name in the loaded casebook. */
+    caseOf: (name: string) => ICase | null;
+    /** Where attempts are kept. */
+    progress: IProgressTracker | null;
+    /** The per-cell timeout in ms. */
+    timeoutMs: () => number;
+    /** Translation bundle. */
+    trans: ITrans;
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * The reveal: the case's labels, the recorded exception, the written
+ * diagnosis and the reference fix as a cell-aligned diff. Everything from the
+ * casebook is set as text, so nothing in it can run.
+ */
+import type { TranslationBundle } from '@jupyterlab/translation';
+import { Widget } from '@lumino/widgets';
+
+import { displayEname } from '../casebook/display';
+import { LIBRARY_LABELS } from '../casebook/library';
+import type { ICase } from '../casebook/types';
+import type { ICellDiff } from '../repair/diff';
+
+/**
+ * Renders the reveal of one case.
+ */
+export class RevealView extends Widget {
+  /**
+   * Build the view.
+   */
+  constructor(options: RevealView.IOptions) {
+    super();
+    this.addClass('jp-Junobench-reveal');
+    this.node.setAttribute('role', 'region');
+    const { c, diff, trans } = options;
+    this.node.setAttribute('aria-label', trans.__('Reveal of %1', c.name));
+    const add = <K extends keyof HTMLElementTagNameMap>(
+      parent: HTMLElement,
+      tag: K,
+      text?: string,
+      className?: string
+    ): HTMLElementTagNameMap[K] => {
+      const node = document.createElement(tag);
+      if (text !== undefined) {
+        node.textContent = text;
+      }
+      if (className) {
+        node.className = className;
+      }
+      parent.appendChild(node);
+      return node;
+    };
+    const root = this.node;
+    add(root, 'h2', trans.__('%1: what went wrong', c.name));
+    const labels = add(root, 'dl', undefined, 'jp-Junobench-revealLabels');
+    const label = (name: string, value: string) => {
+      add(labels, 'dt', name);
+      add(labels, 'dd', value || trans.__('(none)'));
+    };
+    label(trans.__('Library'), LIBRARY_LABELS[c.library] ?? c.library);
+    label(trans.__('Crash type'), c.crashType);
+    label(trans.__('Root cause'), c.rootCause);
+    label(trans.__('Pipeline stage'), c.pipelineStage);
+    add(root, 'h3', trans.__('Recorded exception'));
+    add(
+      root,
+      'pre',
+      `${displayEname(c)}: ${c.evalue}`,
+      'jp-Junobench-revealException'
+    );
+    add(root, 'h3', trans.__('Diagnosis'));
+    add(
+      root,
+      'p',
+      c.diagnosis ??
+        trans.__('This casebook has no written diagnosis for this case.'),
+      'jp-Junobench-revealDiagnosis'
+    );
+    add(root, 'h3', trans.__('Reference fix'));
+    const changed = diff.filter(
+      d => d.kind !== 'same' || d.countBefore !== d.countAfter
+    );
+    if (!changed.length) {
+      add(root, 'p', trans.__('The fixed notebook has the same cells.'));
+    }
+    for (const d of changed) {
+      const section = add(
+        root,
+        'section',
+        undefined,
+        'jp-Junobench-revealCell'
+      );
+      section.dataset.kind = d.kind;
+      const where = (n: number | null, count: number | null) =>
+        n === null
+          ? '—'
+          : count === null
+            ? trans.__('cell %1 (not run)', n)
+            : trans.__('cell %1 [%2]', n, count);
+      add(
+        section,
+        'h4',
+        trans.__(
+          '%1: %2 → %3',
+          this._kindLabel(d.kind, trans),
+          where(d.before, d.countBefore),
+          where(d.after, d.countAfter)
+        )
+      );
+      const pre = add(section, 'pre', undefined, 'jp-Junobench-revealDiff');
+      for (const line of d.lines) {
+        add(
+          pre,
+          'span',
+          `${line.op} ${line.text}\n`,
+          line.op === '+'
+            ? 'jp-Junobench-diffAdd'
+            : line.op === '-'
+              ? 'jp-Junobench-diffDel'
+              : 'jp-Junobench-diffSame'
+        );
+      }
+    }
+  }
+
+  private _kindLabel(
+    kind: ICellDiff['kind'],
+    trans: TranslationBundle
+  ): string {
+    switch (kind) {
+      case 'added':
+        return trans.__('Added');
+      case 'removed':
+        return trans.__('Removed');
+      case 'changed':
+        return trans.__('Changed');
+      case 'same':
+        return trans.__('Run differently');
+    }
+  }
+}
+
+/**
+ * A namespace for RevealView statics.
+ */
+export namespace RevealView {
+  /** Options to build the view. */
+  export interface IOptions {
+    /** The case. */
+    c: ICase;
+    /** The cell-aligned diff from reproduced to fixed. */
+    diff: ICellDiff[];
+    /** Translation bundle. */
+    trans: TranslationBundle;
+  }
+}

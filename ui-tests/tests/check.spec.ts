@@ -1,0 +1,63 @@
+/**
+ * "Check my fix" on a demo case: the unrepaired notebook fails the check, a
+ * correct repair of the crashing cell passes and the case counts as solved.
+ */
+import { expect, test } from '@jupyterlab/galata';
+
+import { openDemoPanel, SLOW } from './junobench';
+
+const CASE = 'numpy_1';
+/** Index (among all cells) of numpy_1's crashing cell. */
+const TARGET = 4;
+const BROKEN =
+  '# z-score every feature\nmu = data.mean(axis=1)\nsigma = data.std(axis=1)\nZ = (data - mu) / sigma\nZ[:5].round(3)';
+const FIXED =
+  '# z-score every feature\nmu = data.mean(axis=0)\nsigma = data.std(axis=0)\nZ = (data - mu) / sigma\nZ[:5].round(3)';
+
+test('a wrong fix fails the check, a correct one passes', async ({ page }) => {
+  const { panel } = await openDemoPanel(page);
+  await panel.getByRole('button', { name: `Open case ${CASE}` }).click();
+  await expect(
+    page.locator(
+      '#jp-main-dock-panel .lm-DockPanel-tabBar .lm-TabBar-tab.jp-mod-current'
+    )
+  ).toContainText(CASE, { timeout: SLOW });
+  const notebook = page
+    .locator('#jp-main-dock-panel .jp-NotebookPanel')
+    .filter({ visible: true });
+  const checkBar = notebook.locator('.jp-Junobench-checkBar');
+  const check = checkBar.getByRole('button', { name: 'Check my fix' });
+  const result = checkBar.getByRole('status');
+  await expect(check).toBeEnabled({ timeout: SLOW });
+
+  // The crashing cell as recorded (a retry may find an earlier edit).
+  await page.notebook.setCell(TARGET, 'code', BROKEN);
+  await check.click();
+  await expect(result).toContainText('Check failed', { timeout: SLOW });
+  await expect(
+    checkBar.locator('.jp-Junobench-checkReasons li').first()
+  ).toBeVisible();
+
+  await page.notebook.setCell(TARGET, 'code', FIXED);
+  await check.click();
+  await expect(result).toContainText('Check passed', { timeout: SLOW });
+
+  const item = panel.locator(`li.jp-Junobench-caseItem[data-case="${CASE}"]`);
+  await expect(item).toHaveAttribute('data-status', 'solved');
+  // The notebook the learner typed is intact.
+  expect(await page.notebook.getCellTextInput(TARGET)).toBe(FIXED);
+
+  // After an attempt the reveal opens: labels, diagnosis and the reference fix.
+  const reveal = checkBar.getByRole('button', { name: 'Reveal diagnosis' });
+  await expect(reveal).toBeEnabled();
+  await reveal.click();
+  const view = page.getByRole('tabpanel', { name: `Reveal: ${CASE}` });
+  await expect(view).toBeVisible({ timeout: SLOW });
+  await expect(view.locator('.jp-Junobench-revealDiagnosis')).not.toBeEmpty();
+  await expect(view.locator('.jp-Junobench-revealException')).toContainText(
+    'ValueError: operands could not be broadcast'
+  );
+  await expect(view.locator('.jp-Junobench-diffAdd').first()).toContainText(
+    'axis=0'
+  );
+});
