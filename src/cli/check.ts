@@ -21,7 +21,7 @@ import type {
   IGuardFinding,
   LiveResult
 } from '../repair/check';
-import { externalServer, startServer } from './server';
+import { serverFor } from './server';
 import type { IServerHandle } from './server';
 import { loadLocalCasebook } from './verify';
 
@@ -209,21 +209,23 @@ export async function checkCommand(args: string[]): Promise<number> {
       );
     }
     Private.findCase(book, caseName);
-    let serverRoot: string;
-    if (values.server) {
-      server = externalServer(values.server, values.token ?? '');
-      serverRoot = path.resolve(values['server-root'] ?? process.cwd());
-    } else {
-      server = await startServer({ rootDir: dir });
-      serverRoot = dir;
-    }
+    const chosen = await serverFor(
+      {
+        server: values.server,
+        token: values.token,
+        serverRoot: values['server-root']
+      },
+      dir
+    );
+    server = chosen.server;
+    const serverRoot = chosen.serverRoot;
     const report = await checkNotebook({
       casebook: book,
       casebookDir: dir,
       caseName,
       notebook,
       notebookLabel: notebookArg,
-      settings: server.settings,
+      settings: chosen.server.settings,
       serverRoot,
       kernel: values.kernel,
       timeoutMs: timeout * 1000

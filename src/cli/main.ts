@@ -7,8 +7,7 @@ import { parseArgs } from 'util';
 
 import type { ICase, ICasebook } from '../casebook/types';
 import { checkCommand } from './check';
-import { externalServer, startServer } from './server';
-import type { IServerHandle } from './server';
+import { serverFor } from './server';
 import { loadLocalCasebook, verifyCasebook } from './verify';
 import type { ICaseReport } from './verify';
 
@@ -137,15 +136,14 @@ async function verify(args: string[]): Promise<number> {
         .map(s => s.trim())
         .filter(Boolean)
     : [];
-  let server: IServerHandle;
-  let serverRoot: string;
-  if (values.server) {
-    server = externalServer(values.server, values.token ?? '');
-    serverRoot = path.resolve(values['server-root'] ?? process.cwd());
-  } else {
-    server = await startServer({ rootDir: dir });
-    serverRoot = dir;
-  }
+  const { server, serverRoot } = await serverFor(
+    {
+      server: values.server,
+      token: values.token,
+      serverRoot: values['server-root']
+    },
+    dir
+  );
   const started = Date.now();
   let reports: ICaseReport[];
   try {

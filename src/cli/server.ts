@@ -5,6 +5,7 @@ import { spawn } from 'child_process';
 import type { ChildProcess } from 'child_process';
 import { randomBytes } from 'crypto';
 import * as net from 'net';
+import * as path from 'path';
 
 import { ServerConnection } from '@jupyterlab/services';
 
@@ -149,4 +150,25 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * The server a command talks to: the one given by `--server`/`--token`
+ * (whose root is `--server-root`, default the working directory), or a
+ * private one started on the casebook folder.
+ */
+export async function serverFor(
+  options: { server?: string; token?: string; serverRoot?: string },
+  casebookDir: string
+): Promise<{ server: IServerHandle; serverRoot: string }> {
+  if (options.server) {
+    return {
+      server: externalServer(options.server, options.token ?? ''),
+      serverRoot: path.resolve(options.serverRoot ?? process.cwd())
+    };
+  }
+  return {
+    server: await startServer({ rootDir: casebookDir }),
+    serverRoot: casebookDir
+  };
 }
