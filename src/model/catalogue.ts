@@ -95,6 +95,22 @@ export class CatalogueModel {
     this._recompute();
   }
 
+  /** Tick or untick a status value. */
+  toggleStatus(value: string, on: boolean): void {
+    const current = new Set(this._query.status ?? []);
+    if (on) {
+      current.add(value);
+    } else {
+      current.delete(value);
+    }
+    this.setStatus([...current]);
+  }
+
+  /** Counts for the learner-status facet (empty without a status source). */
+  get statusFacet(): readonly IFacetValue[] {
+    return this._statusFacet;
+  }
+
   /** Clear every filter. */
   clear(): void {
     this._query = emptyQuery();
@@ -123,6 +139,12 @@ export class CatalogueModel {
       );
     }
     this._facets = facets;
+    const selectedStatus = new Set(this._query.status ?? []);
+    this._statusFacet = (counts.status ?? []).map(entry => ({
+      value: entry.value,
+      count: entry.count,
+      selected: selectedStatus.has(entry.value)
+    }));
     this._changed.emit();
   }
 
@@ -136,5 +158,6 @@ export class CatalogueModel {
     pipelineStage: []
   };
   private _statusOf: ((name: string) => string) | undefined;
+  private _statusFacet: IFacetValue[] = [];
   private _changed = new Signal<this, void>(this);
 }

@@ -134,6 +134,17 @@ export class CasebookPanel extends SidePanel {
       this._facetNodes[key] = options;
       filters.appendChild(fieldset);
     }
+    const statusSet = document.createElement('fieldset');
+    statusSet.className = 'jp-Junobench-facet';
+    statusSet.dataset.facet = 'status';
+    const statusLegend = document.createElement('legend');
+    statusLegend.textContent = trans.__('Status');
+    statusSet.appendChild(statusLegend);
+    this._statusNode = document.createElement('div');
+    this._statusNode.className = 'jp-Junobench-facetOptions';
+    statusSet.appendChild(this._statusNode);
+    this._statusSet = statusSet;
+    filters.appendChild(statusSet);
     const clear = document.createElement('button');
     clear.className = 'jp-Junobench-clear jp-mod-styled';
     clear.textContent = trans.__('Clear filters');
@@ -224,6 +235,7 @@ export class CasebookPanel extends SidePanel {
     for (const key of FACETS) {
       this._renderFacet(key);
     }
+    this._renderStatusFacet();
     this._nbOnly.checked = this._model.query.notebookSpecificOnly;
     if (this._search.value !== this._model.query.text) {
       this._search.value = this._model.query.text;
@@ -255,6 +267,25 @@ export class CasebookPanel extends SidePanel {
           : `${shown} (${entry.count})`;
       label.append(box, document.createTextNode(text));
       node.appendChild(label);
+    }
+  }
+
+  private _renderStatusFacet(): void {
+    const values = this._model.statusFacet;
+    this._statusSet.hidden = values.length === 0;
+    this._statusNode.textContent = '';
+    for (const entry of values) {
+      const label = document.createElement('label');
+      label.className = 'jp-Junobench-facetOption';
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.checked = entry.selected;
+      box.addEventListener('change', () =>
+        this._model.toggleStatus(entry.value, box.checked)
+      );
+      const text = `${this._statusLabel(entry.value as CaseStatus)} (${entry.count})`;
+      label.append(box, document.createTextNode(text));
+      this._statusNode.appendChild(label);
     }
   }
 
@@ -353,6 +384,8 @@ export class CasebookPanel extends SidePanel {
   private _nbOnly!: HTMLInputElement;
   private _list!: HTMLUListElement;
   private _more!: HTMLButtonElement;
+  private _statusSet!: HTMLFieldSetElement;
+  private _statusNode!: HTMLDivElement;
   private _progress!: HTMLDivElement;
   private _progressBar!: HTMLProgressElement;
   private _progressText!: HTMLSpanElement;

@@ -44,6 +44,16 @@ test('a wrong fix fails the check, a correct one passes', async ({ page }) => {
 
   const item = panel.locator(`li.jp-Junobench-caseItem[data-case="${CASE}"]`);
   await expect(item).toHaveAttribute('data-status', 'solved');
+  // The status filter lists only solved cases when ticked.
+  const solved = panel
+    .locator('fieldset[data-facet="status"]')
+    .getByRole('checkbox', { name: /^solved \(\d+\)$/ });
+  await solved.check();
+  await expect(
+    panel.locator('li.jp-Junobench-caseItem[data-status="solved"]')
+  ).toHaveCount(await panel.locator('li.jp-Junobench-caseItem').count());
+  await expect(item).toBeVisible();
+  await solved.uncheck();
   // The notebook the learner typed is intact.
   expect(await page.notebook.getCellTextInput(TARGET)).toBe(FIXED);
 

@@ -19,7 +19,8 @@ import {
 function progressParts(panel: Locator): Locator[] {
   return [
     panel.locator('.jp-Junobench-progress'),
-    panel.locator('.jp-Junobench-badge')
+    panel.locator('.jp-Junobench-badge'),
+    panel.locator('.jp-Junobench-facet[data-facet="status"]')
   ];
 }
 
