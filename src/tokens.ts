@@ -76,9 +76,13 @@ export interface IProgressTracker extends ICaseStatusProvider {
     }
   ): Promise<void>;
   /** The attempts and status of a case, or null before a casebook is loaded. */
-  get(
-    name: string
-  ): { status: CaseStatus; attempts: readonly unknown[] } | null;
+  get(name: string): {
+    status: CaseStatus;
+    attempts: readonly unknown[];
+    hints: readonly number[];
+  } | null;
+  /** Record that the learner opened a hint step (once per step). */
+  recordHint(name: string, step: number): Promise<void>;
   /** Solved, attempted, crashed and not-started counts over some cases. */
   summary(names: readonly string[]): {
     total: number;

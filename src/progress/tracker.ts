@@ -68,6 +68,11 @@ export class ProgressTracker implements IProgressTracker {
     return this._store?.recordAttempt(name, attempt) ?? Promise.resolve();
   }
 
+  /** Record an opened hint step. */
+  recordHint(name: string, step: number): Promise<void> {
+    return this._store?.recordHint(name, step) ?? Promise.resolve();
+  }
+
   /** Counts over some cases. */
   summary(names: readonly string[]): ProgressStore.ISummary {
     return (

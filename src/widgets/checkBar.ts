@@ -46,12 +46,28 @@ export class CheckBar extends Widget {
     );
     this._giveUp.addEventListener('click', () => void options.reveal.giveUp());
     this._revealState = options.reveal.state;
+    this._hint = document.createElement('button');
+    this._hint.className = 'jp-Junobench-button jp-mod-styled';
+    this._hint.textContent = this._trans.__('Hint');
+    this._hint.title = this._trans.__(
+      'Open the next hint (each one is recorded)'
+    );
+    this._hint.addEventListener(
+      'click',
+      () => void this._controller.nextHint()
+    );
+    this._hints = document.createElement('ol');
+    this._hints.className = 'jp-Junobench-hints';
+    this._hints.setAttribute('aria-label', this._trans.__('Hints'));
+    this._hints.setAttribute('aria-live', 'polite');
     this.node.append(
       this._button,
+      this._hint,
       this._reveal,
       this._giveUp,
       this._result,
-      this._reasons
+      this._reasons,
+      this._hints
     );
     this._controller.stateChanged.connect(this._render, this);
     this._render();
@@ -75,6 +91,14 @@ export class CheckBar extends Widget {
     this._result.dataset.passed = state.verdict
       ? String(state.verdict.passed)
       : '';
+    this._hint.disabled = state.hintsDone;
+    this._hints.textContent = '';
+    for (const hint of state.hints) {
+      const item = document.createElement('li');
+      item.value = hint.step;
+      item.textContent = `${hint.title}: ${hint.text}`;
+      this._hints.appendChild(item);
+    }
     this._reasons.textContent = '';
     for (const reason of state.verdict?.reasons ?? []) {
       const item = document.createElement('li');
@@ -83,6 +107,8 @@ export class CheckBar extends Widget {
     }
   }
 
+  private _hint: HTMLButtonElement;
+  private _hints: HTMLOListElement;
   private _reveal: HTMLButtonElement;
   private _giveUp: HTMLButtonElement;
   private _revealState: () => CheckBar.IRevealState;

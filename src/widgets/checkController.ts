@@ -14,6 +14,8 @@ import { PlanRunner } from '../kernel/runner';
 import { chdirCode } from '../kernel/snippets';
 import { readWorkingCopyMeta } from '../model/workingCopy';
 import { judgeCheck, planCheck } from '../repair/check';
+import { hintLadder, nextHint } from '../repair/hints';
+import type { IHint } from '../repair/hints';
 import type { ICheckVerdict } from '../repair/check';
 import type { INotebookJSON } from '../replay/types';
 import type { IProgressTracker } from '../tokens';
@@ -28,6 +30,10 @@ export interface ICheckState {
   message: string;
   /** Where the snapshot of the checked notebook was kept. */
   snapshotPath: string | null;
+  /** The hints opened so far, in ladder order. */
+  hints: IHint[];
+  /** Whether every hint is open. */
+  hintsDone: boolean;
 }
 
 /**
@@ -144,6 +150,55 @@ export class CheckController {
     }
   }
 
+  /**
+   * Open the next hint of the ladder (recorded in the learner's progress),
+   * together with the hints opened earlier.
+   */
+  async nextHint(): Promise<IHint | null> {
+    const { panel, trans, progress } = this._options;
+    const meta = readWorkingCopyMeta({
+      junobench: panel.model?.getMetadata('junobench')
+    });
+    const c = meta ? this._options.caseOf(meta.case) : null;
+    if (!meta || !c) {
+      return null;
+    }
+    try {
+      if (!this._ladder) {
+        const reproduced = await this._readNotebook(
+          `${meta.caseFolder}/${c.name}_reproduced.ipynb`
+        );
+        const fixed = await this._readNotebook(
+          `${meta.caseFolder}/${c.name}_fixed.ipynb`
+        ).catch(() => null);
+        this._ladder = hintLadder(c, reproduced, fixed, trans);
+      }
+      const used = new Set([
+        ...(progress?.get(c.name)?.hints ?? []),
+        ...this._state.hints.map(h => h.step)
+      ]);
+      const hint = nextHint(this._ladder, [...used]);
+      if (hint) {
+        used.add(hint.step);
+        await progress?.recordHint(c.name, hint.step);
+      }
+      const shown = this._ladder.filter(h => used.has(h.step));
+      this._set({
+        hints: shown,
+        hintsDone: shown.length === this._ladder.length
+      });
+      return hint;
+    } catch (reason) {
+      this._set({
+        message: trans.__(
+          'No hint could be made: %1',
+          (reason as Error).message ?? String(reason)
+        )
+      });
+      return null;
+    }
+  }
+
   /** Forget the panel. */
   dispose(): void {
     Signal.clearData(this);
@@ -194,8 +249,11 @@ export class CheckController {
     running: false,
     verdict: null,
     message: '',
-    snapshotPath: null
+    snapshotPath: null,
+    hints: [],
+    hintsDone: false
   };
+  private _ladder: IHint[] | null = null;
   private _stateChanged = new Signal<this, ICheckState>(this);
 }
 
