@@ -8,10 +8,9 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 
 import { KernelManager, SessionManager } from '@jupyterlab/services';
-import type { ServerConnection, Session } from '@jupyterlab/services';
+import type { ServerConnection } from '@jupyterlab/services';
 
 import type { ICase, ICasebook } from '../casebook/types';
-import { PlanRunner } from '../kernel/runner';
 import type { IRunResult } from '../kernel/runner';
 import type { INotebookJSON } from '../replay/types';
 import { judgeCheck, planCheck } from '../repair/check';
@@ -22,6 +21,7 @@ import type {
   LiveResult
 } from '../repair/check';
 import { serverFor } from './server';
+import { runInFreshKernel, uniqueSuffix } from './session';
 import type { IServerHandle } from './server';
 import { loadLocalCasebook } from './verify';
 
@@ -312,33 +312,19 @@ namespace Private {
       serverSettings: options.settings
     });
     const folder = caseFromRoot.split(path.sep).filter(Boolean).join('/');
-    const name = `${options.caseName}.junobench-check-${Date.now()}-${Math.random().toString(36).slice(2)}.ipynb`;
-    let session: Session.ISessionConnection | null = null;
+    const name = `${options.caseName}.junobench-check-${uniqueSuffix()}.ipynb`;
     try {
-      try {
-        session = await sessions.startNew({
+      return await runInFreshKernel(
+        sessions,
+        {
           path: folder ? `${folder}/${name}` : name,
           name,
-          type: 'notebook',
-          kernel: { name: options.kernel ?? 'python3' }
-        });
-      } catch (reason) {
-        return `Could not start a kernel: ${(reason as Error).message}`;
-      }
-      const kernel = session.kernel;
-      if (!kernel) {
-        return 'The session has no kernel.';
-      }
-      const runner = new PlanRunner({
-        kernel,
-        timeoutMs: options.timeoutMs ?? 0
-      });
-      return await runner.run(plan);
+          kernel: options.kernel,
+          timeoutMs: options.timeoutMs
+        },
+        plan
+      );
     } finally {
-      if (session) {
-        await session.shutdown().catch(() => undefined);
-        session.dispose();
-      }
       sessions.dispose();
       kernelManager.dispose();
     }

@@ -5,18 +5,18 @@
 import * as path from 'path';
 
 import { KernelManager, SessionManager } from '@jupyterlab/services';
-import type { ServerConnection, Session } from '@jupyterlab/services';
+import type { ServerConnection } from '@jupyterlab/services';
 
 import { loadCasebook } from '../casebook/loader';
 import type { ICase, ICasebook } from '../casebook/types';
-import { PlanRunner } from '../kernel/runner';
-import type { IRunResult } from '../kernel/runner';
+import type { IRunResult, PlanRunner } from '../kernel/runner';
 import { recordedPlan } from '../replay/plan';
 import type { INotebookJSON, IReplayPlan } from '../replay/types';
 import { alignCell } from '../verify/align';
 import { caseVerdict, judgeFixed, judgeReproduced } from '../verify/verdict';
 import type { CaseVerdict, INotebookJudgement } from '../verify/verdict';
 import { FsCasebookSource } from './fsSource';
+import { runInFreshKernel, uniqueSuffix } from './session';
 
 /** The verification report of one case. */
 export interface ICaseReport {
@@ -286,30 +286,16 @@ namespace Private {
       .filter(Boolean)
       .join('/');
     const serverPath = casebookFromRoot ? `${casebookFromRoot}/${rel}` : rel;
-    let session: Session.ISessionConnection;
-    try {
-      session = await sessions.startNew({
-        path: `${serverPath}.junobench-verify-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+    return runInFreshKernel(
+      sessions,
+      {
+        path: `${serverPath}.junobench-verify-${uniqueSuffix()}`,
         name: path.posix.basename(rel),
-        type: 'notebook',
-        kernel: { name: options.kernel ?? 'python3' }
-      });
-    } catch (reason) {
-      return `Could not start a kernel: ${(reason as Error).message}`;
-    }
-    try {
-      const kernel = session.kernel;
-      if (!kernel) {
-        return 'The session has no kernel.';
-      }
-      const runner = new PlanRunner({
-        kernel,
-        timeoutMs: options.timeoutMs ?? 0
-      });
-      return await runner.run(plan, runOptions);
-    } finally {
-      await session.shutdown().catch(() => undefined);
-      session.dispose();
-    }
+        kernel: options.kernel,
+        timeoutMs: options.timeoutMs
+      },
+      plan,
+      runOptions
+    );
   }
 }

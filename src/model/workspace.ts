@@ -81,21 +81,7 @@ export class Workspace {
     const n = attempt ?? (await this.latestAttempt(book, c)) + 1;
     const caseFolder = joinSafe(casebookPath, c.files.folder);
     const reproducedPath = joinSafe(caseFolder, `${c.name}_reproduced.ipynb`);
-    let model: Contents.IModel;
-    try {
-      model = await this._contents.get(reproducedPath, {
-        content: true,
-        type: 'notebook'
-      });
-    } catch (reason) {
-      throw new Error(
-        `${reproducedPath}: cannot be read as a notebook (${(reason as Error).message}).`
-      );
-    }
-    const nb = model.content as INotebookJSON;
-    if (!nb || !Array.isArray(nb.cells)) {
-      throw new Error(`${reproducedPath}: is not an nbformat 4 notebook.`);
-    }
+    const nb = await readServerNotebook(this._contents, reproducedPath);
     const copy = makeWorkingCopy(nb, {
       caseName: c.name,
       casebook: book.name,
@@ -152,4 +138,27 @@ export namespace Workspace {
     /** Server path of the workspace folder. */
     folder: string;
   }
+}
+
+/**
+ * Read a notebook through the Contents API; the error names the path and what
+ * is wrong with it.
+ */
+export async function readServerNotebook(
+  contents: Contents.IManager,
+  path: string
+): Promise<INotebookJSON> {
+  let model: Contents.IModel;
+  try {
+    model = await contents.get(path, { content: true, type: 'notebook' });
+  } catch (reason) {
+    throw new Error(
+      `${path}: cannot be read as a notebook (${(reason as Error).message}).`
+    );
+  }
+  const nb = model.content as INotebookJSON;
+  if (!nb || !Array.isArray(nb.cells)) {
+    throw new Error(`${path}: is not an nbformat 4 notebook.`);
+  }
+  return nb;
 }

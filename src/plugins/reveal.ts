@@ -11,6 +11,7 @@ import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 import { Signal } from '@lumino/signaling';
 
 import { joinSafe } from '../casebook/paths';
+import { readServerNotebook } from '../model/workspace';
 import { notebookDiff } from '../repair/diff';
 import type { ICellDiff } from '../repair/diff';
 import { canGiveUp, canReveal, toRevealPolicy } from '../repair/reveal';
@@ -91,13 +92,11 @@ export const revealPlugin: JupyterFrontEndPlugin<IRevealer> = {
         return;
       }
       const folder = joinSafe(manager.path, c.files.folder);
-      const read = async (kind: string): Promise<INotebookJSON> => {
-        const model = await app.serviceManager.contents.get(
-          `${folder}/${c.name}_${kind}.ipynb`,
-          { content: true, type: 'notebook' }
+      const read = (kind: string): Promise<INotebookJSON> =>
+        readServerNotebook(
+          app.serviceManager.contents,
+          `${folder}/${c.name}_${kind}.ipynb`
         );
-        return model.content as INotebookJSON;
-      };
       let diff: ICellDiff[];
       try {
         diff = notebookDiff(await read('reproduced'), await read('fixed'));

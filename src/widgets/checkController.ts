@@ -13,6 +13,7 @@ import type { ICase } from '../casebook/types';
 import { PlanRunner } from '../kernel/runner';
 import { chdirCode } from '../kernel/snippets';
 import { readWorkingCopyMeta } from '../model/workingCopy';
+import { readServerNotebook } from '../model/workspace';
 import { judgeCheck, planCheck } from '../repair/check';
 import { hintLadder, nextHint } from '../repair/hints';
 import type { IHint } from '../repair/hints';
@@ -204,12 +205,8 @@ export class CheckController {
     Signal.clearData(this);
   }
 
-  private async _readNotebook(path: string): Promise<INotebookJSON> {
-    const model = await this._options.contents.get(path, {
-      content: true,
-      type: 'notebook'
-    });
-    return model.content as INotebookJSON;
+  private _readNotebook(path: string): Promise<INotebookJSON> {
+    return readServerNotebook(this._options.contents, path);
   }
 
   /**

@@ -15,7 +15,7 @@ import { LIBRARY_LABELS } from '../casebook/library';
 import type { ICase } from '../casebook/types';
 import type { CaseStatus } from '../tokens';
 import { FACETS } from '../model/catalogue';
-import type { CatalogueModel, FacetKey } from '../model/catalogue';
+import type { CatalogueModel, FacetKey, IFacetValue } from '../model/catalogue';
 
 /** How many cases are rendered before "Show more". */
 const PAGE = 200;
@@ -245,47 +245,54 @@ export class CasebookPanel extends SidePanel {
   }
 
   private _renderFacet(key: FacetKey): void {
-    const node = this._facetNodes[key];
-    node.textContent = '';
-    for (const entry of this._model.facets[key]) {
-      const label = document.createElement('label');
-      label.className = 'jp-Junobench-facetOption';
-      const box = document.createElement('input');
-      box.type = 'checkbox';
-      box.checked = entry.selected;
-      box.addEventListener('change', () =>
-        this._model.toggle(key, entry.value, box.checked)
-      );
-      const shown =
-        key === 'library'
-          ? ((LIBRARY_LABELS as Record<string, string>)[entry.value] ??
-            entry.value)
-          : entry.value || this.trans.__('(none)');
-      const text =
-        key === 'library' && shown !== entry.value
+    this._renderOptions(
+      this._facetNodes[key],
+      this._model.facets[key],
+      entry => {
+        const shown =
+          key === 'library'
+            ? ((LIBRARY_LABELS as Record<string, string>)[entry.value] ??
+              entry.value)
+            : entry.value || this.trans.__('(none)');
+        return key === 'library' && shown !== entry.value
           ? `${entry.value} — ${shown} (${entry.count})`
           : `${shown} (${entry.count})`;
-      label.append(box, document.createTextNode(text));
-      node.appendChild(label);
-    }
+      },
+      (value, on) => this._model.toggle(key, value, on)
+    );
   }
 
   private _renderStatusFacet(): void {
     const values = this._model.statusFacet;
     this._statusSet.hidden = values.length === 0;
-    this._statusNode.textContent = '';
-    for (const entry of values) {
+    this._renderOptions(
+      this._statusNode,
+      values,
+      entry =>
+        `${this._statusLabel(entry.value as CaseStatus)} (${entry.count})`,
+      (value, on) => this._model.toggleStatus(value, on)
+    );
+  }
+
+  /**
+   * One labelled checkbox per facet value.
+   */
+  private _renderOptions(
+    node: HTMLElement,
+    entries: readonly IFacetValue[],
+    text: (entry: IFacetValue) => string,
+    toggle: (value: string, on: boolean) => void
+  ): void {
+    node.textContent = '';
+    for (const entry of entries) {
       const label = document.createElement('label');
       label.className = 'jp-Junobench-facetOption';
       const box = document.createElement('input');
       box.type = 'checkbox';
       box.checked = entry.selected;
-      box.addEventListener('change', () =>
-        this._model.toggleStatus(entry.value, box.checked)
-      );
-      const text = `${this._statusLabel(entry.value as CaseStatus)} (${entry.count})`;
-      label.append(box, document.createTextNode(text));
-      this._statusNode.appendChild(label);
+      box.addEventListener('change', () => toggle(entry.value, box.checked));
+      label.append(box, document.createTextNode(text(entry)));
+      node.appendChild(label);
     }
   }
 
