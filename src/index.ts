@@ -8,6 +8,7 @@ import { panelPlugin } from './plugins/panel';
 import { progressPlugin } from './plugins/progress';
 import { replayPlugin } from './plugins/replay';
 import { revealPlugin } from './plugins/reveal';
+import { timePlugin } from './plugins/time';
 
 export * from './tokens';
 
@@ -16,7 +17,8 @@ const plugins: JupyterFrontEndPlugin<unknown>[] = [
   progressPlugin,
   revealPlugin,
   replayPlugin,
-  panelPlugin
+  panelPlugin,
+  timePlugin
 ];
 
 export default plugins;

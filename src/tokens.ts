@@ -5,6 +5,11 @@ import { Token } from '@lumino/coreutils';
 import type { ISignal } from '@lumino/signaling';
 
 import type { ICase, ICasebook } from './casebook/types';
+import type { ICaseProgress } from './progress/types';
+import type {
+  DiagnosisQuestion,
+  IPredictionAnswers
+} from './repair/selfDiagnosis';
 
 /**
  * Holds the casebook the practice room works on.
@@ -51,6 +56,12 @@ export interface ICaseStatusProvider {
 export interface ICaseOpener {
   /** Open a case's working copy (creating it on first open). */
   open(name: string): Promise<void>;
+  /**
+   * Start a new working copy of a case from its reproduced notebook and open
+   * it; the old copies are saved and kept. Resolves with the new path, or
+   * null when it could not be made (the learner was told why).
+   */
+  reset(name: string): Promise<string | null>;
 }
 
 /** The case opener token. */
@@ -75,14 +86,19 @@ export interface IProgressTracker extends ICaseStatusProvider {
       snapshotPath?: string | null;
     }
   ): Promise<void>;
-  /** The attempts and status of a case, or null before a casebook is loaded. */
-  get(name: string): {
-    status: CaseStatus;
-    attempts: readonly unknown[];
-    hints: readonly number[];
-  } | null;
+  /** The progress record of a case, or null before a casebook is loaded. */
+  get(name: string): ICaseProgress | null;
   /** Record that the learner opened a hint step (once per step). */
   recordHint(name: string, step: number): Promise<void>;
+  /** Save the learner's prediction of the labels (rejects once the reveal was opened). */
+  recordPrediction(name: string, answers: IPredictionAnswers): Promise<void>;
+  /** Note that the reveal was opened; the first time, the prediction is scored against the labels. */
+  recordReveal(
+    name: string,
+    labels: Pick<ICase, DiagnosisQuestion>
+  ): Promise<void>;
+  /** Add time spent on a case, in milliseconds. */
+  addTime(name: string, ms: number): Promise<void>;
   /** Solved, attempted, crashed and not-started counts over some cases. */
   summary(names: readonly string[]): {
     total: number;

@@ -10,6 +10,8 @@ export namespace CommandIDs {
   export const openPanel = 'junobench:open-panel';
   /** Open a case (args: `name`). */
   export const openCase = 'junobench:open-case';
+  /** Start a new working copy of a case, keeping the old one (args: `name`). */
+  export const resetCase = 'junobench:reset-case';
   /** Replay the current working copy in the recorded order. */
   export const replay = 'junobench:replay-case';
   /** Run the current working copy top to bottom. */

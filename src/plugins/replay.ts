@@ -13,6 +13,7 @@ import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
 import { readWorkingCopyMeta } from '../model/workingCopy';
+import { diagnosisChoices } from '../repair/selfDiagnosis';
 import { Workspace } from '../model/workspace';
 import {
   ICaseOpener,
@@ -104,6 +105,49 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
             (reason as Error).message
           );
         }
+      },
+      reset: async (name: string) => {
+        const book = manager.casebook;
+        const c = manager.find(name);
+        if (!book || !c) {
+          await showErrorMessage(
+            trans.__('Cannot reset case'),
+            trans.__('No case named %1 in the casebook.', name)
+          );
+          return null;
+        }
+        try {
+          // Save the open working copies of the case first: the old copy is
+          // kept as the learner left it, never overwritten.
+          const open: NotebookPanel[] = [];
+          tracker.forEach(panel => {
+            const meta = readWorkingCopyMeta({
+              junobench: panel.model?.getMetadata('junobench')
+            });
+            if (meta?.case === name && meta.casebook === book.name) {
+              open.push(panel);
+            }
+          });
+          await Promise.all(
+            open.map(panel =>
+              panel.context.model.dirty ? panel.context.save() : undefined
+            )
+          );
+          const path = await workspace.create(book, manager.path, c);
+          const kernel = await kernelName();
+          docManager.openOrReveal(
+            path,
+            'Notebook',
+            kernel ? { name: kernel } : undefined
+          );
+          return path;
+        } catch (reason) {
+          await showErrorMessage(
+            trans.__('Cannot reset case %1', name),
+            (reason as Error).message
+          );
+          return null;
+        }
       }
     };
 
@@ -151,7 +195,15 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
               },
             open: async () => revealer?.open(caseName()),
             giveUp: async () => revealer?.giveUp(caseName())
-          }
+          },
+          diagnosis: progress
+            ? {
+                choices: () => diagnosisChoices(manager.casebook?.cases ?? []),
+                progress: () => progress.get(caseName()),
+                save: answers => progress.recordPrediction(caseName(), answers),
+                trans
+              }
+            : undefined
         });
         panel.contentHeader.addWidget(checkBar);
         const refresh = () => checkBar.update();
@@ -204,6 +256,31 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
       },
       execute: args => opener.open(String(args.name ?? ''))
     });
+    app.commands.addCommand(CommandIDs.resetCase, {
+      label: args =>
+        args.name
+          ? trans.__('Reset Case %1', String(args.name))
+          : trans.__('Reset JunoBench Case'),
+      caption: trans.__(
+        'Start a new working copy from the reproduced notebook; the old one is kept'
+      ),
+      describedBy: {
+        args: {
+          type: 'object',
+          properties: {
+            name: {
+              type: 'string',
+              description: trans.__(
+                'The case name (default: the case of the current working copy)'
+              )
+            }
+          }
+        }
+      },
+      isEnabled: args => !!args.name || !!current()?.meta,
+      execute: args =>
+        opener.reset(String(args.name ?? current()?.meta?.case ?? ''))
+    });
     app.commands.addCommand(CommandIDs.replay, {
       label: trans.__('Replay Case in Recorded Order'),
       caption: trans.__(
@@ -247,6 +324,7 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
     });
     for (const command of [
       CommandIDs.checkFix,
+      CommandIDs.resetCase,
       CommandIDs.replay,
       CommandIDs.runTopToBottom,
       CommandIDs.interrupt

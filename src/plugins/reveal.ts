@@ -91,6 +91,7 @@ export const revealPlugin: JupyterFrontEndPlugin<IRevealer> = {
         await showErrorMessage(trans.__('The reveal is closed'), s.why);
         return;
       }
+      await progress.recordReveal(c.name, c);
       const folder = joinSafe(manager.path, c.files.folder);
       const read = (kind: string): Promise<INotebookJSON> =>
         readServerNotebook(
@@ -111,7 +112,12 @@ export const revealPlugin: JupyterFrontEndPlugin<IRevealer> = {
       const existing = [...app.shell.widgets('main')].find(w => w.id === id);
       existing?.dispose();
       const widget = new MainAreaWidget({
-        content: new RevealView({ c, diff, trans })
+        content: new RevealView({
+          c,
+          diff,
+          selfDiagnosis: progress.get(c.name)?.selfDiagnosis ?? null,
+          trans
+        })
       });
       widget.id = id;
       widget.title.label = trans.__('Reveal: %1', c.name);

@@ -20,7 +20,9 @@ export const CSV_COLUMNS = [
   'hints_used',
   'self_diagnosis_correct',
   'self_diagnosis_total',
+  'self_diagnosis_hinted',
   'time_spent_s',
+  'revealed_at',
   'last_attempt_at',
   'last_exception'
 ] as const;
@@ -83,7 +85,9 @@ export function toCSV(progress: Record<string, ICaseProgress>): string {
       String(item.hints.length),
       item.selfDiagnosis ? String(item.selfDiagnosis.correct) : '',
       item.selfDiagnosis ? String(item.selfDiagnosis.total) : '',
+      item.selfDiagnosis ? String(item.selfDiagnosis.hinted) : '',
       String(Math.round(item.timeSpentMs / 100) / 10),
+      item.revealedAt ?? '',
       last?.at ?? '',
       last?.exception ?? ''
     ]);

@@ -6,13 +6,19 @@ import type { ReadonlyPartialJSONValue } from '@lumino/coreutils';
 import type { ISignal } from '@lumino/signaling';
 import { Signal } from '@lumino/signaling';
 
+import type { ICase } from '../casebook/types';
+import { hasAnswer, scoreDiagnosis } from '../repair/selfDiagnosis';
+import type {
+  DiagnosisQuestion,
+  IPredictionAnswers
+} from '../repair/selfDiagnosis';
 import type { CaseStatus, ICaseStatusProvider } from '../tokens';
 import type { IAttempt, ICaseProgress } from './types';
 import {
   emptyProgress,
   isAhead,
   parseCaseProgress,
-  parseSelfDiagnosis
+  parsePrediction
 } from './types';
 
 /**
@@ -153,21 +159,74 @@ export class ProgressStore implements ICaseStatusProvider {
     );
   }
 
-  /** Record the latest self-diagnosis score of the case. */
-  recordSelfDiagnosis(
+  /**
+   * Save the learner's prediction of the case's labels, with the hint steps
+   * open now. Rejects once the reveal was opened: the prediction is then
+   * scored and frozen.
+   */
+  recordPrediction(
     name: string,
-    score: { correct: number; total: number }
+    answers: IPredictionAnswers,
+    at?: Date
   ): Promise<void> {
-    let checked: ICaseProgress['selfDiagnosis'];
-    try {
-      checked = parseSelfDiagnosis(score, 'score');
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this._update(name, progress => ({
-      ...progress,
-      selfDiagnosis: checked
-    }));
+    const when = at ?? this._now();
+    let locked = false;
+    let invalid: unknown = null;
+    const done = this._update(name, progress => {
+      if (progress.revealedAt !== null) {
+        locked = true;
+        return progress;
+      }
+      try {
+        const prediction = parsePrediction(
+          {
+            ...answers,
+            at: when.toISOString(),
+            hints: [...progress.hints]
+          },
+          'prediction'
+        );
+        return { ...progress, prediction };
+      } catch (error) {
+        invalid = error;
+        return progress;
+      }
+    });
+    return done.then(() => {
+      if (invalid) {
+        throw invalid;
+      }
+      if (locked) {
+        throw new ProgressStore.LockedError(name);
+      }
+    });
+  }
+
+  /**
+   * Record that the reveal of the case was opened: the first time, the date
+   * is kept and the saved prediction, if it answers anything, is scored
+   * against the case's labels and frozen.
+   */
+  recordReveal(
+    name: string,
+    labels: Pick<ICase, DiagnosisQuestion>,
+    at?: Date
+  ): Promise<void> {
+    const when = (at ?? this._now()).toISOString();
+    return this._update(name, progress => {
+      if (progress.revealedAt !== null) {
+        return progress;
+      }
+      const prediction = progress.prediction;
+      return {
+        ...progress,
+        revealedAt: when,
+        selfDiagnosis:
+          prediction && hasAnswer(prediction)
+            ? scoreDiagnosis(labels, prediction)
+            : progress.selfDiagnosis
+      };
+    });
   }
 
   /** Add time spent on the case, in milliseconds. */
@@ -301,6 +360,17 @@ export namespace ProgressStore {
     at?: Date;
   }
 
+  /** The prediction cannot change: the reveal of the case was opened. */
+  export class LockedError extends Error {
+    /** Create the error for a case. */
+    constructor(readonly caseName: string) {
+      super(
+        `The prediction for ${caseName} is locked: the reveal was opened and it was scored.`
+      );
+      this.name = 'LockedError';
+    }
+  }
+
   /** Counts per status over a list of cases. */
   export interface ISummary {
     /** How many distinct cases were counted. */
@@ -336,23 +406,11 @@ namespace Private {
   export function toJSONValue(
     progress: ICaseProgress
   ): ReadonlyPartialJSONValue {
-    return {
-      status: progress.status,
-      attempts: progress.attempts.map(attempt => ({ ...attempt })),
-      hints: [...progress.hints],
-      selfDiagnosis: progress.selfDiagnosis && { ...progress.selfDiagnosis },
-      timeSpentMs: progress.timeSpentMs
-    };
+    return copy(progress) as unknown as ReadonlyPartialJSONValue;
   }
 
   /** A deep copy of a case record, so callers cannot change the store's. */
   export function copy(progress: ICaseProgress): ICaseProgress {
-    return {
-      status: progress.status,
-      attempts: progress.attempts.map(attempt => ({ ...attempt })),
-      hints: [...progress.hints],
-      selfDiagnosis: progress.selfDiagnosis && { ...progress.selfDiagnosis },
-      timeSpentMs: progress.timeSpentMs
-    };
+    return JSON.parse(JSON.stringify(progress)) as ICaseProgress;
   }
 }

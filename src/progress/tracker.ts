@@ -6,6 +6,11 @@ import type { IStateDB } from '@jupyterlab/statedb';
 import type { ISignal } from '@lumino/signaling';
 import { Signal } from '@lumino/signaling';
 
+import type { ICase } from '../casebook/types';
+import type {
+  DiagnosisQuestion,
+  IPredictionAnswers
+} from '../repair/selfDiagnosis';
 import type { CaseStatus, IProgressTracker } from '../tokens';
 import { ProgressStore } from './store';
 import type { ICaseProgress } from './types';
@@ -71,6 +76,27 @@ export class ProgressTracker implements IProgressTracker {
   /** Record an opened hint step. */
   recordHint(name: string, step: number): Promise<void> {
     return this._store?.recordHint(name, step) ?? Promise.resolve();
+  }
+
+  /** Save a prediction of the labels (rejects once the reveal was opened). */
+  recordPrediction(name: string, answers: IPredictionAnswers): Promise<void> {
+    return (
+      this._store?.recordPrediction(name, answers) ??
+      Promise.reject(new Error('No casebook is loaded.'))
+    );
+  }
+
+  /** Note that the reveal was opened, scoring the prediction the first time. */
+  recordReveal(
+    name: string,
+    labels: Pick<ICase, DiagnosisQuestion>
+  ): Promise<void> {
+    return this._store?.recordReveal(name, labels) ?? Promise.resolve();
+  }
+
+  /** Add time spent on a case. */
+  addTime(name: string, ms: number): Promise<void> {
+    return this._store?.addTime(name, ms) ?? Promise.resolve();
   }
 
   /** Counts over some cases. */

@@ -2,6 +2,12 @@
  * The learner's progress on each case, as JSON-serialisable records, and the
  * checks that read them back from untrusted JSON (the state DB or an exported file).
  */
+import type {
+  DiagnosisQuestion,
+  IDiagnosisAnswer,
+  IPrediction
+} from '../repair/selfDiagnosis';
+import { DIAGNOSIS_QUESTIONS } from '../repair/selfDiagnosis';
 import type { CaseStatus } from '../tokens';
 
 /** One repair attempt on a case. */
@@ -18,12 +24,16 @@ export interface IAttempt {
   readonly snapshotPath: string | null;
 }
 
-/** A self-diagnosis score. */
+/** A self-diagnosis score, frozen at the first reveal. */
 export interface ISelfDiagnosis {
-  /** How many diagnosis questions were answered correctly. */
+  /** Correct answers given before the hint naming them was opened. */
   readonly correct: number;
   /** How many diagnosis questions were asked. */
   readonly total: number;
+  /** Correct answers given after their hint was opened (no point). */
+  readonly hinted: number;
+  /** Each question with the predicted and the actual label. */
+  readonly answers: readonly IDiagnosisAnswer[];
 }
 
 /** The learner's progress on one case. */
@@ -34,8 +44,12 @@ export interface ICaseProgress {
   readonly attempts: readonly IAttempt[];
   /** The hint steps used, ascending and without repeats (their count is `hints.length`). */
   readonly hints: readonly number[];
-  /** The latest self-diagnosis score, or null before any. */
+  /** The learner's prediction of the labels, or null before one is saved. */
+  readonly prediction: IPrediction | null;
+  /** The self-diagnosis score (the prediction scored at the first reveal), or null. */
   readonly selfDiagnosis: ISelfDiagnosis | null;
+  /** When the reveal was first opened, as an ISO 8601 string, or null. */
+  readonly revealedAt: string | null;
   /** The time spent on the case, in milliseconds. */
   readonly timeSpentMs: number;
 }
@@ -54,7 +68,9 @@ export function emptyProgress(): ICaseProgress {
     status: 'not-started',
     attempts: [],
     hints: [],
+    prediction: null,
     selfDiagnosis: null,
+    revealedAt: null,
     timeSpentMs: 0
   };
 }
@@ -102,6 +118,14 @@ export function parseCaseProgress(value: unknown, path: string): ICaseProgress {
     record.selfDiagnosis === null || record.selfDiagnosis === undefined
       ? null
       : parseSelfDiagnosis(record.selfDiagnosis, `${path}.selfDiagnosis`);
+  const prediction =
+    record.prediction === null || record.prediction === undefined
+      ? null
+      : parsePrediction(record.prediction, `${path}.prediction`);
+  const revealedAt = Private.nullableDate(
+    record.revealedAt,
+    `${path}.revealedAt`
+  );
   const timeSpentMs = record.timeSpentMs;
   if (
     typeof timeSpentMs !== 'number' ||
@@ -117,7 +141,9 @@ export function parseCaseProgress(value: unknown, path: string): ICaseProgress {
     status: status as CaseStatus,
     attempts,
     hints: [...new Set(hints)].sort((a, b) => a - b),
+    prediction,
     selfDiagnosis,
+    revealedAt,
     timeSpentMs
   };
 }
@@ -132,15 +158,9 @@ export function parseAttempt(value: unknown, path: string): IAttempt {
       `expected an ISO 8601 date string, got ${describeValue(at)}`
     );
   }
-  if (typeof record.passed !== 'boolean') {
-    throw new ProgressFormatError(
-      `${path}.passed`,
-      `expected true or false, got ${describeValue(record.passed)}`
-    );
-  }
   return {
     at,
-    passed: record.passed,
+    passed: Private.boolean(record.passed, `${path}.passed`),
     status: Private.nullableString(record.status, `${path}.status`),
     exception: Private.nullableString(record.exception, `${path}.exception`),
     snapshotPath: Private.nullableString(
@@ -158,13 +178,66 @@ export function parseSelfDiagnosis(
   const record = Private.object(value, path);
   const correct = Private.count(record.correct, `${path}.correct`);
   const total = Private.count(record.total, `${path}.total`);
-  if (correct > total) {
+  const hinted =
+    record.hinted === undefined
+      ? 0
+      : Private.count(record.hinted, `${path}.hinted`);
+  if (correct + hinted > total) {
     throw new ProgressFormatError(
       path,
-      `correct (${correct}) is greater than total (${total})`
+      `correct (${correct}) and hinted (${hinted}) add up to more than total (${total})`
     );
   }
-  return { correct, total };
+  const answers =
+    record.answers === undefined
+      ? []
+      : Private.array(record.answers, `${path}.answers`).map((item, i) =>
+          parseAnswer(item, `${path}.answers[${i}]`)
+        );
+  return { correct, total, hinted, answers };
+}
+
+/** Check an untrusted value is one scored answer; throws `ProgressFormatError` naming what is wrong. */
+export function parseAnswer(value: unknown, path: string): IDiagnosisAnswer {
+  const record = Private.object(value, path);
+  const question = Private.question(record.question, `${path}.question`);
+  const actual = record.actual;
+  if (typeof actual !== 'string') {
+    throw new ProgressFormatError(
+      `${path}.actual`,
+      `expected a string, got ${describeValue(actual)}`
+    );
+  }
+  return {
+    question,
+    predicted: Private.nullableString(record.predicted, `${path}.predicted`),
+    actual,
+    correct: Private.boolean(record.correct, `${path}.correct`),
+    hinted: Private.boolean(record.hinted, `${path}.hinted`)
+  };
+}
+
+/** Check an untrusted value is a saved prediction; throws `ProgressFormatError` naming what is wrong. */
+export function parsePrediction(value: unknown, path: string): IPrediction {
+  const record = Private.object(value, path);
+  const at = Private.nullableDate(record.at, `${path}.at`);
+  if (at === null) {
+    throw new ProgressFormatError(
+      `${path}.at`,
+      'expected an ISO 8601 date string, got nothing'
+    );
+  }
+  const hints = Private.array(record.hints, `${path}.hints`).map((item, i) =>
+    Private.count(item, `${path}.hints[${i}]`)
+  );
+  const answers = {} as Record<DiagnosisQuestion, string | null>;
+  for (const question of DIAGNOSIS_QUESTIONS) {
+    answers[question] = Private.nullableString(
+      record[question],
+      `${path}.${question}`
+    );
+  }
+  return { ...answers, at, hints };
 }
 
 /** A short description of an unexpected value, for an error message. */
@@ -218,6 +291,43 @@ namespace Private {
       );
     }
     return value;
+  }
+
+  /** The value as a boolean, or an error. */
+  export function boolean(value: unknown, path: string): boolean {
+    if (typeof value !== 'boolean') {
+      throw new ProgressFormatError(
+        path,
+        `expected true or false, got ${describeValue(value)}`
+      );
+    }
+    return value;
+  }
+
+  /** The value as a diagnosis question name, or an error. */
+  export function question(value: unknown, path: string): DiagnosisQuestion {
+    if (
+      typeof value !== 'string' ||
+      !(DIAGNOSIS_QUESTIONS as readonly string[]).includes(value)
+    ) {
+      throw new ProgressFormatError(
+        path,
+        `expected one of ${DIAGNOSIS_QUESTIONS.join(', ')}, got ${describeValue(value)}`
+      );
+    }
+    return value as DiagnosisQuestion;
+  }
+
+  /** The value as an ISO 8601 date string or null (missing counts as null), or an error. */
+  export function nullableDate(value: unknown, path: string): string | null {
+    const text = nullableString(value, path);
+    if (text !== null && Number.isNaN(Date.parse(text))) {
+      throw new ProgressFormatError(
+        path,
+        `expected an ISO 8601 date string, got ${describeValue(text)}`
+      );
+    }
+    return text;
   }
 
   /** The value as a string or null (missing counts as null), or an error. */

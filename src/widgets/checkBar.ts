@@ -6,6 +6,7 @@ import type { TranslationBundle } from '@jupyterlab/translation';
 import { Widget } from '@lumino/widgets';
 
 import type { CheckController } from './checkController';
+import { DiagnosisForm } from './diagnosisForm';
 
 /**
  * Renders a check controller and forwards the button to it.
@@ -60,6 +61,9 @@ export class CheckBar extends Widget {
     this._hints.className = 'jp-Junobench-hints';
     this._hints.setAttribute('aria-label', this._trans.__('Hints'));
     this._hints.setAttribute('aria-live', 'polite');
+    this._diagnosis = options.diagnosis
+      ? new DiagnosisForm(options.diagnosis)
+      : null;
     this.node.append(
       this._button,
       this._hint,
@@ -69,6 +73,9 @@ export class CheckBar extends Widget {
       this._reasons,
       this._hints
     );
+    if (this._diagnosis) {
+      this.node.appendChild(this._diagnosis.node);
+    }
     this._controller.stateChanged.connect(this._render, this);
     this._render();
   }
@@ -105,8 +112,10 @@ export class CheckBar extends Widget {
       item.textContent = reason;
       this._reasons.appendChild(item);
     }
+    this._diagnosis?.render();
   }
 
+  private _diagnosis: DiagnosisForm | null;
   private _hint: HTMLButtonElement;
   private _hints: HTMLOListElement;
   private _reveal: HTMLButtonElement;
@@ -146,6 +155,8 @@ export namespace CheckBar {
       /** Give up (an attempt), then show the reveal. */
       giveUp: () => Promise<void>;
     };
+    /** The self-diagnosis form, when progress is kept. */
+    diagnosis?: DiagnosisForm.IOptions;
     /** Translation bundle. */
     trans: TranslationBundle;
   }

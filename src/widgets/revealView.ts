@@ -10,6 +10,8 @@ import { displayEname } from '../casebook/display';
 import { LIBRARY_LABELS } from '../casebook/library';
 import type { ICase } from '../casebook/types';
 import type { ICellDiff } from '../repair/diff';
+import type { ISelfDiagnosis } from '../progress/types';
+import { DiagnosisForm } from './diagnosisForm';
 
 /**
  * Renders the reveal of one case.
@@ -51,6 +53,7 @@ export class RevealView extends Widget {
     label(trans.__('Crash type'), c.crashType);
     label(trans.__('Root cause'), c.rootCause);
     label(trans.__('Pipeline stage'), c.pipelineStage);
+    this._renderScore(root, options.selfDiagnosis, trans);
     add(root, 'h3', trans.__('Recorded exception'));
     add(
       root,
@@ -113,6 +116,66 @@ export class RevealView extends Widget {
     }
   }
 
+  /** The learner's prediction against the labels, question by question. */
+  private _renderScore(
+    root: HTMLElement,
+    score: ISelfDiagnosis | null,
+    trans: TranslationBundle
+  ): void {
+    const section = document.createElement('section');
+    section.className = 'jp-Junobench-revealScore';
+    const title = document.createElement('h3');
+    title.textContent = trans.__('Your diagnosis');
+    section.appendChild(title);
+    const summary = document.createElement('p');
+    section.appendChild(summary);
+    root.appendChild(section);
+    if (!score) {
+      summary.textContent = trans.__(
+        'You made no prediction before the reveal.'
+      );
+      return;
+    }
+    summary.textContent =
+      score.hinted > 0
+        ? trans.__(
+            '%1 of %2 right before the hints (%3 more right after the hint naming it).',
+            score.correct,
+            score.total,
+            score.hinted
+          )
+        : trans.__('%1 of %2 right.', score.correct, score.total);
+    const table = document.createElement('table');
+    const head = table.createTHead().insertRow();
+    for (const text of [
+      trans.__('Question'),
+      trans.__('Your answer'),
+      trans.__('Label'),
+      trans.__('Result')
+    ]) {
+      const th = document.createElement('th');
+      th.textContent = text;
+      head.appendChild(th);
+    }
+    const body = table.createTBody();
+    for (const answer of score.answers) {
+      const row = body.insertRow();
+      row.dataset.correct = String(answer.correct);
+      row.insertCell().textContent = DiagnosisForm.questionLabel(
+        answer.question,
+        trans
+      );
+      row.insertCell().textContent = answer.predicted ?? trans.__('(not sure)');
+      row.insertCell().textContent = answer.actual;
+      row.insertCell().textContent = !answer.correct
+        ? trans.__('✗ wrong')
+        : answer.hinted
+          ? trans.__('✓ right, after its hint (no point)')
+          : trans.__('✓ right');
+    }
+    section.appendChild(table);
+  }
+
   private _kindLabel(
     kind: ICellDiff['kind'],
     trans: TranslationBundle
@@ -140,6 +203,8 @@ export namespace RevealView {
     c: ICase;
     /** The cell-aligned diff from reproduced to fixed. */
     diff: ICellDiff[];
+    /** The learner's scored prediction, or null when none was made. */
+    selfDiagnosis: ISelfDiagnosis | null;
     /** Translation bundle. */
     trans: TranslationBundle;
   }

@@ -28,14 +28,51 @@ const progress: Record<string, ICaseProgress> = {
       }
     ],
     hints: [0, 2],
-    selfDiagnosis: { correct: 2, total: 3 },
+    prediction: {
+      rootCause: 'API misuse',
+      crashType: 'key error',
+      pipelineStage: null,
+      at: '2026-01-01T10:01:00.000Z',
+      hints: [0]
+    },
+    selfDiagnosis: {
+      correct: 1,
+      total: 3,
+      hinted: 0,
+      answers: [
+        {
+          question: 'rootCause',
+          predicted: 'API misuse',
+          actual: 'API misuse',
+          correct: true,
+          hinted: false
+        },
+        {
+          question: 'crashType',
+          predicted: 'key error',
+          actual: 'value error',
+          correct: false,
+          hinted: false
+        },
+        {
+          question: 'pipelineStage',
+          predicted: null,
+          actual: 'training',
+          correct: false,
+          hinted: false
+        }
+      ]
+    },
+    revealedAt: '2026-01-01T10:06:00.000Z',
     timeSpentMs: 61234
   },
   NB_2: {
     status: 'crashed',
     attempts: [],
     hints: [],
+    prediction: null,
     selfDiagnosis: null,
+    revealedAt: null,
     timeSpentMs: 0
   },
   NB_3: {
@@ -50,7 +87,9 @@ const progress: Record<string, ICaseProgress> = {
       }
     ],
     hints: [1],
+    prediction: null,
     selfDiagnosis: null,
+    revealedAt: null,
     timeSpentMs: 950
   }
 };
@@ -90,9 +129,9 @@ describe('toCSV', () => {
     expect(csv).toBe(
       [
         CSV_COLUMNS.join(','),
-        'NB_2,crashed,0,0,0,,,0,,',
-        "NB_3,attempted,1,0,1,,,1,2026-01-02T08:00:00.000Z,KeyError: 'col'",
-        'NB_10,solved,2,1,2,2,3,61.2,2026-01-01T10:05:00.000Z,'
+        'NB_2,crashed,0,0,0,,,,0,,,',
+        "NB_3,attempted,1,0,1,,,,1,,2026-01-02T08:00:00.000Z,KeyError: 'col'",
+        'NB_10,solved,2,1,2,1,3,0,61.2,2026-01-01T10:06:00.000Z,2026-01-01T10:05:00.000Z,'
       ].join('\r\n') + '\r\n'
     );
   });
@@ -105,7 +144,7 @@ describe('toCSV', () => {
       }
     });
     expect(one.split('\r\n')[1]).toBe(
-      'x,solved,1,0,2,2,3,61.2,2026-01-01T10:00:00.000Z,"ValueError: could not convert ""a,b""\nline 2"'
+      'x,solved,1,0,2,1,3,0,61.2,2026-01-01T10:06:00.000Z,2026-01-01T10:00:00.000Z,"ValueError: could not convert ""a,b""\nline 2"'
     );
   });
 
@@ -206,7 +245,7 @@ describe('toJSON and fromJSON', () => {
     [
       'a score above its total',
       broken(d => (d.cases.NB_10.selfDiagnosis.correct = 9)),
-      /^cases\["NB_10"\]\.selfDiagnosis: correct \(9\) is greater than total \(3\)/
+      /^cases\["NB_10"\]\.selfDiagnosis: correct \(9\) and hinted \(0\) add up to more than total \(3\)/
     ],
     [
       'negative time',

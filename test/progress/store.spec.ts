@@ -85,7 +85,9 @@ describe('ProgressStore', () => {
       status: 'not-started',
       attempts: [],
       hints: [],
+      prediction: null,
       selfDiagnosis: null,
+      revealedAt: null,
       timeSpentMs: 0
     });
     expect(store.all()).toEqual({});
@@ -129,15 +131,98 @@ describe('ProgressStore', () => {
     expect(store.get('NB_1').hints).toEqual([0, 1, 2]);
   });
 
-  it('keeps the latest self-diagnosis and adds up time', async () => {
+  it('adds up time', async () => {
     const store = await makeStore();
-    await store.recordSelfDiagnosis('NB_1', { correct: 1, total: 3 });
-    await store.recordSelfDiagnosis('NB_1', { correct: 3, total: 3 });
     await store.addTime('NB_1', 1500);
     await store.addTime('NB_1', 2500);
-    const progress = store.get('NB_1');
-    expect(progress.selfDiagnosis).toEqual({ correct: 3, total: 3 });
-    expect(progress.timeSpentMs).toBe(4000);
+    expect(store.get('NB_1').timeSpentMs).toBe(4000);
+  });
+
+  describe('self-diagnosis', () => {
+    const labels = {
+      rootCause: 'API misuse',
+      crashType: 'value error',
+      pipelineStage: 'training'
+    };
+
+    it('keeps the latest prediction with the hints open when it was saved', async () => {
+      const store = await makeStore();
+      await store.recordPrediction('NB_1', {
+        rootCause: 'data confusion',
+        crashType: null,
+        pipelineStage: null
+      });
+      await store.recordHint('NB_1', 2);
+      await store.recordPrediction('NB_1', {
+        rootCause: 'API misuse',
+        crashType: 'value error',
+        pipelineStage: 'training'
+      });
+      expect(store.get('NB_1').prediction).toEqual({
+        rootCause: 'API misuse',
+        crashType: 'value error',
+        pipelineStage: 'training',
+        at: T0.toISOString(),
+        hints: [2]
+      });
+      expect(store.get('NB_1').selfDiagnosis).toBeNull();
+    });
+
+    it('scores the prediction at the first reveal and freezes it', async () => {
+      const store = await makeStore();
+      await store.recordPrediction('NB_1', {
+        rootCause: 'API misuse',
+        crashType: 'key error',
+        pipelineStage: 'training'
+      });
+      await store.recordReveal('NB_1', labels);
+      const first = store.get('NB_1');
+      expect(first.revealedAt).toBe(T0.toISOString());
+      expect(first.selfDiagnosis).toMatchObject({
+        correct: 2,
+        total: 3,
+        hinted: 0
+      });
+      await expect(
+        store.recordPrediction('NB_1', {
+          rootCause: 'API misuse',
+          crashType: 'value error',
+          pipelineStage: 'training'
+        })
+      ).rejects.toThrow(/locked.*reveal/);
+      await store.recordReveal('NB_1', { ...labels, crashType: 'key error' });
+      expect(store.get('NB_1')).toEqual(first);
+    });
+
+    it('scores nothing when the reveal comes before any prediction', async () => {
+      const store = await makeStore();
+      await store.recordReveal('NB_1', labels);
+      expect(store.get('NB_1').selfDiagnosis).toBeNull();
+      expect(store.get('NB_1').revealedAt).toBe(T0.toISOString());
+      await expect(
+        store.recordPrediction('NB_1', {
+          rootCause: 'API misuse',
+          crashType: null,
+          pipelineStage: null
+        })
+      ).rejects.toThrow(ProgressStore.LockedError);
+    });
+
+    it('gives no point for an answer saved after its hint', async () => {
+      const store = await makeStore();
+      await store.recordHint('NB_1', 1);
+      await store.recordPrediction('NB_1', {
+        rootCause: 'API misuse',
+        crashType: 'value error',
+        pipelineStage: 'training'
+      });
+      await store.recordReveal('NB_1', labels);
+      expect(store.get('NB_1').selfDiagnosis).toMatchObject({
+        correct: 2,
+        hinted: 1,
+        total: 3
+      });
+    });
   });
 
   it.each<[string, (store: ProgressStore) => Promise<void>, RegExp]>([
@@ -146,9 +231,14 @@ describe('ProgressStore', () => {
     ['negative time', s => s.addTime('a', -1), /non-negative/],
     ['infinite time', s => s.addTime('a', Infinity), /non-negative/],
     [
-      'more correct than asked',
-      s => s.recordSelfDiagnosis('a', { correct: 4, total: 3 }),
-      /greater than total/
+      'a prediction that is not text',
+      s =>
+        s.recordPrediction('a', {
+          rootCause: 3 as unknown as string,
+          crashType: null,
+          pipelineStage: null
+        }),
+      /prediction\.rootCause: expected a string or null, got 3/
     ],
     [
       'an invalid attempt date',
@@ -209,11 +299,21 @@ describe('ProgressStore', () => {
         exception: 'KeyError: "a"'
       });
       await first.recordHint('NB_1', 2);
-      await first.recordSelfDiagnosis('NB_1', { correct: 2, total: 4 });
+      await first.recordPrediction('NB_1', {
+        rootCause: 'API misuse',
+        crashType: null,
+        pipelineStage: 'training'
+      });
+      await first.recordReveal('NB_1', {
+        rootCause: 'API misuse',
+        crashType: 'value error',
+        pipelineStage: 'data preparation'
+      });
       await first.addTime('NB_1', 60000);
 
       const second = await makeStore(state);
       expect(second.all()).toEqual(first.all());
+      expect(second.get('NB_1').selfDiagnosis?.correct).toBe(1);
       expect(second.statusOf('NB_1')).toBe('attempted');
     });
 

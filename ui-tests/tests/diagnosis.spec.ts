@@ -1,0 +1,91 @@
+/**
+ * Self-diagnosis and the `after-pass` reveal policy: the learner predicts the
+ * labels, a wrong fix fails and keeps the reveal locked, a correct fix opens
+ * it, and the reveal scores the prediction, which is then final.
+ */
+import { expect, galata, test } from '@jupyterlab/galata';
+
+import { openDemoPanel, SLOW } from './junobench';
+
+const CASE = 'pandas_1';
+/** Index (among all cells) of pandas_1's crashing lag-feature cell. */
+const TARGET = 5;
+const lagCell = (column: string) =>
+  [
+    "sales = sales.sort_values(['store', 'date'])",
+    `sales['units_lag1'] = sales.groupby('store')['${column}'].shift(1)`,
+    `sales['units_lag7'] = sales.groupby('store')['${column}'].shift(7)`,
+    'sales = sales.dropna()',
+    'sales.shape'
+  ].join('\n');
+
+test.use({
+  mockSettings: {
+    ...galata.DEFAULT_SETTINGS,
+    'jupyterlab-junobench:reveal': { revealPolicy: 'after-pass' }
+  }
+});
+
+test('a prediction is scored at the reveal, which waits for a pass', async ({
+  page
+}) => {
+  const { panel } = await openDemoPanel(page);
+  await panel.getByRole('button', { name: `Open case ${CASE}` }).click();
+  await expect(
+    page.locator(
+      '#jp-main-dock-panel .lm-DockPanel-tabBar .lm-TabBar-tab.jp-mod-current'
+    )
+  ).toContainText(CASE, { timeout: SLOW });
+  const checkBar = page
+    .locator('#jp-main-dock-panel .jp-NotebookPanel')
+    .filter({ visible: true })
+    .locator('.jp-Junobench-checkBar');
+  const check = checkBar.getByRole('button', { name: 'Check my fix' });
+  const result = checkBar.locator('.jp-Junobench-checkResult');
+  const reveal = checkBar.getByRole('button', { name: 'Reveal diagnosis' });
+  await expect(check).toBeEnabled({ timeout: SLOW });
+
+  // Predict: root cause and crash type right, pipeline stage wrong.
+  const form = checkBar.locator('details.jp-Junobench-diagnosis');
+  await form.locator('summary').click();
+  await form.getByLabel('Root cause').selectOption('data confusion');
+  await form.getByLabel('Crash type').selectOption('key error');
+  await form.getByLabel('Pipeline stage').selectOption('data visualization');
+  await form.getByRole('button', { name: 'Save prediction' }).click();
+  await expect(form.getByRole('status')).toHaveText('Saved.');
+
+  // A wrong fix fails and the reveal stays locked under after-pass.
+  await page.notebook.setCell(TARGET, 'code', lagCell('unit'));
+  await check.click();
+  await expect(result).toContainText('Check failed', { timeout: SLOW });
+  await expect(reveal).toBeDisabled();
+  await expect(reveal).toHaveAttribute(
+    'title',
+    'The reveal opens once your fix passes the check.'
+  );
+  const item = panel.locator(`li.jp-Junobench-caseItem[data-case="${CASE}"]`);
+  await expect(item).toHaveAttribute('data-status', 'attempted');
+
+  // The correct fix passes and opens the reveal, which scores the prediction.
+  await page.notebook.setCell(TARGET, 'code', lagCell('units_sold'));
+  await check.click();
+  await expect(result).toContainText('Check passed', { timeout: SLOW });
+  await expect(reveal).toBeEnabled();
+  await reveal.click();
+  const view = page.getByRole('tabpanel', { name: `Reveal: ${CASE}` });
+  const score = view.locator('.jp-Junobench-revealScore');
+  await expect(score).toContainText('2 of 3 right.', { timeout: SLOW });
+  await expect(score.locator('tr[data-correct="false"]')).toContainText(
+    'data preparation'
+  );
+  await expect(score.locator('tr[data-correct="true"]')).toHaveCount(2);
+
+  // The prediction is final once the reveal is open.
+  await expect(form.locator('summary')).toHaveText(
+    'Your diagnosis: 2 of 3 right'
+  );
+  await expect(form.getByLabel('Root cause')).toBeDisabled();
+  await expect(
+    form.getByRole('button', { name: 'Save prediction' })
+  ).toBeDisabled();
+});
