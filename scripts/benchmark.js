@@ -5,7 +5,10 @@
  *  - the built extension's bundle size;
  *  - per-cell replay overhead of our runner against nbclient on the same
  *    notebook, with the server extension's TCP_NODELAY on and off;
- *  - time from opening a demo case (new session) to the crash, per demo case.
+ *  - time from opening a demo case (new session) to the crash, per demo case;
+ *  - "Check my fix" on each demo case's fixed notebook (the CLI's own
+ *    checkNotebook) against a plain restart-and-run-all of the same notebook,
+ *    both from a fresh session in the case folder.
  * Usage: node scripts/benchmark.js   (after scripts/setup.sh; run inside .venv)
  */
 const { execFileSync } = require('child_process');
@@ -19,12 +22,18 @@ const lib = path.join(__dirname, '..', 'lib-cli');
 const { startServer } = require(path.join(lib, 'cli/server.js'));
 const { loadLocalCasebook } = require(path.join(lib, 'cli/verify.js'));
 const { PlanRunner } = require(path.join(lib, 'kernel/runner.js'));
-const { recordedPlan } = require(path.join(lib, 'replay/plan.js'));
+const { recordedPlan, topToBottomPlan } = require(path.join(lib, 'replay/plan.js'));
+const { checkNotebook } = require(path.join(lib, 'cli/check.js'));
+const { runInFreshKernel, uniqueSuffix } = require(path.join(lib, 'cli/session.js'));
 const { KernelManager, SessionManager } = require('@jupyterlab/services');
 
 const ROOT = path.join(__dirname, '..');
 const SHARED = path.join(ROOT, '..', 'shared', 'junobench');
 const CELLS = Number(process.env.BENCH_CELLS || 200);
+const CHECK_REPEATS = Number(process.env.BENCH_CHECK_REPEATS || 3);
+// The CLI's defaults (`junobench check`: --kernel python3 --timeout 300).
+const CHECK_KERNEL = 'python3';
+const CHECK_TIMEOUT_MS = 300 * 1000;
 
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -127,6 +136,78 @@ async function openToCrash() {
   }
 }
 
+async function checkVsRunAll() {
+  const dir = path.join(ROOT, 'demo', 'casebook');
+  const book = await loadLocalCasebook(dir);
+  const server = await startServer({ rootDir: dir });
+  const km = new KernelManager({ serverSettings: server.settings });
+  const sm = new SessionManager({ kernelManager: km, serverSettings: server.settings });
+  const ratios = [];
+  let checkSum = 0;
+  let runAllSum = 0;
+  try {
+    for (const c of book.cases) {
+      if (!c.files.folder || !c.files.fixed) {
+        console.log(`  ${c.name.padEnd(14)} skipped (no fixed notebook)`);
+        continue;
+      }
+      const nb = JSON.parse(fs.readFileSync(path.join(dir, c.files.folder, `${c.name}_fixed.ipynb`), 'utf-8'));
+      const plan = topToBottomPlan(nb);
+      const codeCells = nb.cells.filter(cell => cell.cell_type === 'code').length;
+      // What `junobench check` does once its server is up: plan, fresh session, run, judge.
+      const check = async () => {
+        const report = await checkNotebook({
+          casebook: book,
+          casebookDir: dir,
+          caseName: c.name,
+          notebook: nb,
+          notebookLabel: `${c.name}_fixed.ipynb`,
+          settings: server.settings,
+          serverRoot: dir,
+          kernel: CHECK_KERNEL,
+          timeoutMs: CHECK_TIMEOUT_MS
+        });
+        return `${report.status}, ${report.run ? report.run.cellsRun : 0}/${report.plannedCells} cells`;
+      };
+      // Restart and run all: the same session helper in the same folder, every cell, no judging.
+      const runAll = async () => {
+        const name = `${c.name}.bench-runall-${uniqueSuffix()}.ipynb`;
+        const result = await runInFreshKernel(
+          sm,
+          { path: `${c.files.folder}/${name}`, name, kernel: CHECK_KERNEL, timeoutMs: CHECK_TIMEOUT_MS },
+          plan
+        );
+        return typeof result === 'string' ? result : `${result.status}, ${result.steps.length}/${plan.steps.length} cells`;
+      };
+      const times = { check: [], runAll: [] };
+      const outcome = {};
+      for (let i = 0; i < CHECK_REPEATS; i++) {
+        // Alternate which goes first so neither always gets the warmer page cache.
+        const order = i % 2 === 0 ? ['check', 'runAll'] : ['runAll', 'check'];
+        for (const which of order) {
+          const t = performance.now();
+          outcome[which] = await (which === 'check' ? check() : runAll());
+          times[which].push(performance.now() - t);
+        }
+      }
+      const mc = median(times.check);
+      const mr = median(times.runAll);
+      ratios.push(mc / mr);
+      checkSum += mc;
+      runAllSum += mr;
+      const range = xs => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;
+      console.log(`  ${c.name.padEnd(14)} check ${mc.toFixed(0)} ms [${range(times.check)}] (${outcome.check}), run-all ${mr.toFixed(0)} ms [${range(times.runAll)}] (${outcome.runAll}; ${codeCells} code cells), ratio ${(mc / mr).toFixed(2)}`);
+    }
+  } finally {
+    sm.dispose();
+    km.dispose();
+    await server.stop();
+  }
+  if (ratios.length) {
+    console.log(`  overall: check/run-all ratio median ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}), sum of medians ${(checkSum / 1000).toFixed(1)} s vs ${(runAllSum / 1000).toFixed(1)} s over ${ratios.length} cases`);
+  }
+}
+
 async function main() {
   console.log(`# jupyterlab-junobench benchmark (${os.cpus().length} cores, node ${process.version})`);
   await descriptorLoad();
@@ -143,6 +224,8 @@ async function main() {
   console.log(`  ratio ours/nbclient: ${(ours.perCell / theirs.perCell).toFixed(2)} (nodelay on), ${(oursNagle.perCell / theirs.perCell).toFixed(2)} (off)`);
   console.log('demo cases, new session to crash (headless, same runner as the UI):');
   await openToCrash();
+  console.log(`demo cases, "Check my fix" on the fixed notebook vs restart-and-run-all, median of ${CHECK_REPEATS} (both include fresh session start and shutdown):`);
+  await checkVsRunAll();
   fs.unlinkSync(file);
 }
 

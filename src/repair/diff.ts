@@ -30,6 +30,10 @@ export interface ICellDiff {
   countAfter: number | null;
   /** The line diff (all lines kept for `same`). */
   lines: IDiffLine[];
+  /** The reproduced cell's source ('' when the cell was added). */
+  beforeText: string;
+  /** The fixed cell's source ('' when the cell was removed). */
+  afterText: string;
 }
 
 /**
@@ -66,7 +70,9 @@ export function notebookDiff(
       after: j === null ? null : j + 1,
       countBefore: left ? Private.count(left) : null,
       countAfter: right ? Private.count(right) : null,
-      lines
+      lines,
+      beforeText: leftText,
+      afterText: rightText
     };
   });
 }

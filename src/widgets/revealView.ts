@@ -3,6 +3,9 @@
  * diagnosis and the reference fix as a cell-aligned diff. Everything from the
  * casebook is set as text, so nothing in it can run.
  */
+import { unifiedMergeView } from '@codemirror/merge';
+import { EditorState } from '@codemirror/state';
+import { EditorView, lineNumbers } from '@codemirror/view';
 import type { TranslationBundle } from '@jupyterlab/translation';
 import { Widget } from '@lumino/widgets';
 
@@ -100,7 +103,15 @@ export class RevealView extends Widget {
           where(d.after, d.countAfter)
         )
       );
-      const pre = add(section, 'pre', undefined, 'jp-Junobench-revealDiff');
+      if (d.kind !== 'same') {
+        this._mergeView(section, d);
+      }
+      const text = add(section, 'details', undefined, 'jp-Junobench-textDiff');
+      add(text, 'summary', trans.__('Line diff as text'));
+      if (d.kind === 'same') {
+        text.open = true;
+      }
+      const pre = add(text, 'pre', undefined, 'jp-Junobench-revealDiff');
       for (const line of d.lines) {
         add(
           pre,
@@ -115,6 +126,47 @@ export class RevealView extends Widget {
       }
     }
   }
+
+  /** Dispose the read-only editors of the diff with the view. */
+  dispose(): void {
+    for (const view of this._editors) {
+      view.destroy();
+    }
+    this._editors = [];
+    super.dispose();
+  }
+
+  /**
+   * CodeMirror's merge view of one cell: the fixed source, with the lines
+   * the fix removed or changed shown inline; read-only.
+   */
+  private _mergeView(parent: HTMLElement, d: ICellDiff): void {
+    const host = document.createElement('div');
+    host.className = 'jp-Junobench-mergeView';
+    parent.appendChild(host);
+    const view = new EditorView({
+      parent: host,
+      state: EditorState.create({
+        doc: d.afterText,
+        extensions: [
+          lineNumbers(),
+          EditorState.readOnly.of(true),
+          EditorView.editable.of(false),
+          EditorView.lineWrapping,
+          unifiedMergeView({
+            original: d.beforeText,
+            mergeControls: false,
+            highlightChanges: true,
+            gutter: true,
+            syntaxHighlightDeletions: false
+          })
+        ]
+      })
+    });
+    this._editors.push(view);
+  }
+
+  private _editors: EditorView[] = [];
 
   /** The learner's prediction against the labels, question by question. */
   private _renderScore(

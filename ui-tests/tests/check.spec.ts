@@ -67,6 +67,14 @@ test('a wrong fix fails the check, a correct one passes', async ({ page }) => {
   await expect(view.locator('.jp-Junobench-revealException')).toContainText(
     'ValueError: operands could not be broadcast'
   );
+  // CodeMirror's merge view shows the fixed line and the line it replaced.
+  const merge = view.locator('.jp-Junobench-mergeView').first();
+  await expect(merge.locator('.cm-changedLine').first()).toContainText(
+    'axis=0'
+  );
+  await expect(merge.locator('.cm-deletedChunk').first()).toContainText(
+    'axis=1'
+  );
   await expect(view.locator('.jp-Junobench-diffAdd').first()).toContainText(
     'axis=0'
   );
