@@ -60,14 +60,17 @@ function bundleSize() {
   const dir = path.join(ROOT, 'jupyterlab_junobench', 'labextension', 'static');
   if (!fs.existsSync(dir)) {
     console.log('bundle size: skipped (labextension not built)');
-    return;
+    return null;
   }
   let total = 0;
   const files = fs.readdirSync(dir).filter(f => f.endsWith('.js'));
   for (const f of files) {
     total += fs.statSync(path.join(dir, f)).size;
   }
-  console.log(`bundle size: ${(total / 1024).toFixed(1)} KiB in ${files.length} JS files (labextension/static)`);
+  // A development build names its chunks after their modules and is several times larger.
+  const dev = files.some(f => /^(lib_|vendors-|node_modules_)/.test(f));
+  console.log(`bundle size: ${(total / 1024).toFixed(1)} KiB in ${files.length} JS files (labextension/static, ${dev ? 'DEVELOPMENT build' : 'production build'})`);
+  return { total, files: files.length, dev };
 }
 
 function trivialNotebook(file) {
@@ -229,10 +232,15 @@ async function main() {
   fs.unlinkSync(file);
 }
 
-main().then(
-  () => process.exit(0),
-  e => {
-    console.error(e);
-    process.exit(1);
-  }
-);
+module.exports = { median, bundleSize, trivialNotebook, runnerPerCell, nbclientPerCell };
+
+// Run when called as a script; scripts/benchmark-ratios.js requires the pieces.
+if (require.main === module) {
+  main().then(
+    () => process.exit(0),
+    e => {
+      console.error(e);
+      process.exit(1);
+    }
+  );
+}

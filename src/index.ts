@@ -9,6 +9,7 @@ import { progressPlugin } from './plugins/progress';
 import { replayPlugin } from './plugins/replay';
 import { revealPlugin } from './plugins/reveal';
 import { timePlugin } from './plugins/time';
+import { workshopPlugin } from './plugins/workshop';
 
 export * from './tokens';
 
@@ -18,7 +19,8 @@ const plugins: JupyterFrontEndPlugin<unknown>[] = [
   revealPlugin,
   replayPlugin,
   panelPlugin,
-  timePlugin
+  timePlugin,
+  workshopPlugin
 ];
 
 export default plugins;

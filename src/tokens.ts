@@ -10,6 +10,8 @@ import type {
   DiagnosisQuestion,
   IPredictionAnswers
 } from './repair/selfDiagnosis';
+import type { RevealPolicy } from './repair/reveal';
+import type { IWorkshop } from './workshop/workshop';
 
 /**
  * Holds the casebook the practice room works on.
@@ -62,6 +64,11 @@ export interface ICaseOpener {
    * null when it could not be made (the learner was told why).
    */
   reset(name: string): Promise<string | null>;
+  /**
+   * Start a kernel in the background for the next case opened (when the
+   * `warmKernel` setting is on); called when the case list is shown.
+   */
+  warmUp?(): void;
 }
 
 /** The case opener token. */
@@ -139,4 +146,37 @@ export interface IRevealer {
 export const IRevealer = new Token<IRevealer>(
   'jupyterlab-junobench:IRevealer',
   'Shows the diagnosis and reference fix of a case, gated by the reveal policy.'
+);
+
+/** A workshop the learner is working through, as the workshop manager keeps it. */
+export interface IActiveWorkshop {
+  /** The server path of the workshop file. */
+  readonly path: string;
+  /** The workshop, as read from the file. */
+  readonly workshop: IWorkshop;
+  /** When the learner started it, as an ISO 8601 string (the time box counts from here). */
+  readonly startedAt: string;
+}
+
+/**
+ * The instructor's workshop the learner is in: a playlist of cases that also
+ * sets the reveal policy while it is active.
+ */
+export interface IWorkshopManager {
+  /** The active workshop, or null. */
+  readonly active: IActiveWorkshop | null;
+  /** The reveal policy the active workshop sets (overrides the setting), or null. */
+  readonly revealPolicy: RevealPolicy | null;
+  /** Emitted when a workshop is opened, restored or left. */
+  readonly changed: ISignal<IWorkshopManager, void>;
+  /** Open the workshop file at a server path; rejects with an error naming the file and field. */
+  open(path: string): Promise<IActiveWorkshop>;
+  /** Leave the active workshop. */
+  leave(): Promise<void>;
+}
+
+/** The workshop manager token. */
+export const IWorkshopManager = new Token<IWorkshopManager>(
+  'jupyterlab-junobench:IWorkshopManager',
+  "The instructor's workshop (playlist, reveal policy, time box) the learner is in."
 );

@@ -17,3 +17,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         "wheel: installs a built wheel (env JUNOBENCH_WHEEL) into a fresh venv without Node.js",
     )
+    config.addinivalue_line(
+        "markers",
+        "kernel_env: builds the minimal junobench kernel environment (once per session, tests/_junobench_venv.py)",
+    )

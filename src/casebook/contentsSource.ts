@@ -46,10 +46,28 @@ export class ContentsCasebookSource implements ICasebookSource {
     if (model.type !== 'directory' || !Array.isArray(model.content)) {
       return null;
     }
-    return (model.content as Contents.IModel[]).map(child => ({
-      name: child.name,
-      type: child.type === 'directory' ? 'directory' : 'file'
-    }));
+    return (model.content as Contents.IModel[]).map(child => {
+      const entry: ISourceEntry = {
+        name: child.name,
+        type: child.type === 'directory' ? 'directory' : 'file'
+      };
+      // Jupyter Server lists file sizes; the loader checks them before reading.
+      if (entry.type === 'file' && Private.isSize(child.size)) {
+        entry.size = child.size;
+      }
+      return entry;
+    });
+  }
+
+  /**
+   * The size in bytes of a casebook-relative file, from a request without its
+   * content; null when the server does not say.
+   */
+  async size(path: string): Promise<number | null> {
+    const model = await this._contents.get(this.resolve(path), {
+      content: false
+    });
+    return Private.isSize(model.size) ? model.size : null;
   }
 
   /**
@@ -123,6 +141,13 @@ namespace Private {
     }
     const response = (error as { response?: { status?: unknown } }).response;
     return response?.status === 404;
+  }
+
+  /**
+   * Whether a model's size field holds a usable byte count.
+   */
+  export function isSize(size: unknown): size is number {
+    return typeof size === 'number' && Number.isFinite(size) && size >= 0;
   }
 
   /**

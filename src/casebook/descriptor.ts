@@ -2,7 +2,7 @@
  * Parsing of the benchmark descriptor, `benchmark_desc.xlsx`.
  */
 
-import { isSafeName } from './paths';
+import { nameProblem } from './paths';
 import { parseTracebackCell } from './traceback';
 import type { ICasebookProblem, IDataset, IDescriptorRow } from './types';
 import { headerIndex, readWorkbook } from './workbook';
@@ -178,11 +178,14 @@ namespace Private {
         }
         continue;
       }
-      if (!isSafeName(name)) {
+      const unsafe = nameProblem(name);
+      if (unsafe !== null) {
+        // The name would become a folder path: refuse the row rather than
+        // guess what was meant.
         problems.push({
           file,
           case: name,
-          message: `${file} row ${rowNumber}: case name ${JSON.stringify(name)} is unsafe (only letters, digits, "_", "." and "-" are allowed, and no ".."); the row was skipped.`,
+          message: `${file} row ${rowNumber}: case name ${JSON.stringify(name)} is unsafe: it ${unsafe} (only letters, digits, "_", "." and "-" are allowed, and no ".."); the row was skipped.`,
           severity: 'error'
         });
         continue;

@@ -2,6 +2,7 @@
  * Parsing of the written diagnoses, `diagnoses.xlsx`.
  */
 
+import { nameProblem } from './paths';
 import type { ICasebookProblem } from './types';
 import { headerIndex, readWorkbook } from './workbook';
 
@@ -65,6 +66,18 @@ export async function parseDiagnoses(
     const diagnosis = cells[diagnosisAt] ?? '';
     const name = Private.caseOf(instance);
     if (name === null || diagnosis === '') {
+      continue;
+    }
+    const unsafe = nameProblem(name);
+    if (unsafe !== null) {
+      // No case can have this name (the descriptor refuses it), so the
+      // diagnosis could never be shown; say so instead of keeping it.
+      problems.push({
+        file,
+        case: name,
+        message: `${file} row ${index + 1}: instance ${JSON.stringify(instance)} is not a usable case name: it ${unsafe}; the row was ignored.`,
+        severity: 'warning'
+      });
       continue;
     }
     const first = firstRow.get(name);

@@ -27,3 +27,18 @@ export function displayEname(c: Pick<ICase, 'ename' | 'traceback'>): string {
   }
   return c.ename;
 }
+
+/**
+ * Casebook text made safe to print on a terminal: control characters (ANSI
+ * escapes included) and bidirectional overrides become visible `\uXXXX`
+ * escapes; tabs and newlines are kept.
+ */
+export function terminalSafe(text: string): string {
+  // Descriptor and diagnosis text is untrusted: an escape sequence could
+  // rewrite the terminal, an override could reorder what is shown.
+  return text.replace(/[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu, char =>
+    char === '\t' || char === '\n'
+      ? char
+      : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`
+  );
+}

@@ -102,59 +102,29 @@ export function facetCounts(
   query: ICaseQuery,
   statusOf?: StatusOf
 ): ICaseFacets {
-  const compiled = Private.compile(query, statusOf);
-  const counts: Record<CaseFacet, Map<string, number>> = {
-    library: new Map(),
-    crashType: new Map(),
-    rootCause: new Map(),
-    pipelineStage: new Map(),
-    status: new Map()
-  };
-  let notebookSpecific = 0;
-  for (const item of cases) {
-    const failed = Private.failures(item, compiled);
-    // Count a case in facet F when it fails at most F itself.
-    if (failed === 0) {
-      for (const facet of CASE_FACETS) {
-        if (facet !== 'status' || statusOf) {
-          bump(counts[facet], Private.valueOf(item, facet, statusOf));
-        }
-      }
-    } else if ((failed & (failed - 1)) === 0) {
-      const facet = Private.facetOfBit(failed);
-      if (facet !== null) {
-        bump(counts[facet], Private.valueOf(item, facet, statusOf));
-      }
-    }
-    if (item.notebookSpecific && (failed & ~Private.NB_BIT) === 0) {
-      notebookSpecific++;
-    }
-  }
-  const result = {} as Record<CaseFacet, IFacetValue[]>;
-  for (const facet of CASE_FACETS) {
-    const selected = facet === 'status' ? (query.status ?? []) : query[facet];
-    for (const value of selected) {
-      if (!counts[facet].has(value) && (facet !== 'status' || statusOf)) {
-        counts[facet].set(value, 0);
-      }
-    }
-    result[facet] = [...counts[facet]]
-      .map(([value, count]) => ({ value, count }))
-      .sort((a, b) =>
-        b.count !== a.count
-          ? b.count - a.count
-          : a.value < b.value
-            ? -1
-            : a.value > b.value
-              ? 1
-              : 0
-      );
-  }
-  return { ...result, notebookSpecific };
+  return Private.tally(cases, query, statusOf, null);
+}
 
-  function bump(map: Map<string, number>, value: string): void {
-    map.set(value, (map.get(value) ?? 0) + 1);
-  }
+/** The cases matching a query and the facet counts for it. */
+export interface ICaseResult {
+  /** As `filterCases` gives them. */
+  visible: ICase[];
+  /** As `facetCounts` gives them. */
+  facets: ICaseFacets;
+}
+
+/**
+ * `filterCases` and `facetCounts` in one pass over the cases, for a view
+ * that shows both after every keystroke.
+ */
+export function queryCases(
+  cases: readonly ICase[],
+  query: ICaseQuery,
+  statusOf?: StatusOf
+): ICaseResult {
+  const visible: ICase[] = [];
+  const facets = Private.tally(cases, query, statusOf, visible);
+  return { visible, facets };
 }
 
 /**
@@ -211,6 +181,217 @@ namespace Private {
     selections: [CaseFacet, Set<string>][];
     notebookSpecificOnly: boolean;
     statusOf?: StatusOf;
+  }
+
+  /**
+   * A casebook's cases prepared for repeated queries: each facet's values
+   * numbered, per-case value numbers and search text in flat arrays.
+   */
+  interface IIndex {
+    /** The cases indexed (the same objects, in order). */
+    cases: readonly ICase[];
+    text: string[];
+    notebookSpecific: Uint8Array;
+    facets: Record<StaticFacet, { ids: Uint32Array; values: string[] }>;
+  }
+
+  /** The facets whose values are fixed with the casebook. */
+  type StaticFacet = Exclude<CaseFacet, 'status'>;
+  const STATIC_FACETS: readonly StaticFacet[] = [
+    'library',
+    'crashType',
+    'rootCause',
+    'pipelineStage'
+  ];
+
+  /** Indexes by case list; a list is treated as immutable once queried. */
+  const INDEX = new WeakMap<readonly ICase[], IIndex>();
+
+  /**
+   * The index of a case list, built on first use (and again if the list
+   * was changed after all).
+   */
+  function indexFor(cases: readonly ICase[]): IIndex {
+    const known = INDEX.get(cases);
+    const n = cases.length;
+    if (
+      known &&
+      known.cases.length === n &&
+      (n === 0 ||
+        (known.cases[0] === cases[0] && known.cases[n - 1] === cases[n - 1]))
+    ) {
+      return known;
+    }
+    const facets = {} as IIndex['facets'];
+    for (const facet of STATIC_FACETS) {
+      const numbers = new Map<string, number>();
+      const values: string[] = [];
+      const ids = new Uint32Array(n);
+      for (let i = 0; i < n; i++) {
+        const value = valueOf(cases[i], facet);
+        let id = numbers.get(value);
+        if (id === undefined) {
+          id = values.length;
+          numbers.set(value, id);
+          values.push(value);
+        }
+        ids[i] = id;
+      }
+      facets[facet] = { ids, values };
+    }
+    const index: IIndex = {
+      cases: [...cases],
+      text: cases.map(searchText),
+      notebookSpecific: Uint8Array.from(cases, c =>
+        c.notebookSpecific ? 1 : 0
+      ),
+      facets
+    };
+    INDEX.set(cases, index);
+    return index;
+  }
+
+  /**
+   * Facet counts for a query, pushing the matching cases onto `visible`
+   * when given: one pass over the index with typed-array counters.
+   */
+  export function tally(
+    cases: readonly ICase[],
+    query: ICaseQuery,
+    statusOf: StatusOf | undefined,
+    visible: ICase[] | null
+  ): ICaseFacets {
+    const index = indexFor(cases);
+    const n = cases.length;
+    const terms = query.text.toLowerCase().split(/\s+/).filter(Boolean);
+    // Per facet: value numbers, which are selected (null: no selection) and counters.
+    const columns: {
+      facet: CaseFacet;
+      ids: Uint32Array;
+      values: string[];
+      selected: Uint8Array | null;
+      counts: Uint32Array;
+    }[] = [];
+    for (const facet of STATIC_FACETS) {
+      const { ids, values } = index.facets[facet];
+      columns.push({
+        facet,
+        ids,
+        values,
+        selected: selection(values, query[facet]),
+        counts: new Uint32Array(values.length)
+      });
+    }
+    if (statusOf) {
+      // Statuses change with progress, so they are numbered per query.
+      const numbers = new Map<string, number>();
+      const values: string[] = [];
+      const ids = new Uint32Array(n);
+      for (let i = 0; i < n; i++) {
+        const value = statusOf(cases[i].name);
+        let id = numbers.get(value);
+        if (id === undefined) {
+          id = values.length;
+          numbers.set(value, id);
+          values.push(value);
+        }
+        ids[i] = id;
+      }
+      columns.push({
+        facet: 'status',
+        ids,
+        values,
+        selected: selection(values, query.status ?? []),
+        counts: new Uint32Array(values.length)
+      });
+    }
+    const nbOnly = query.notebookSpecificOnly;
+    let notebookSpecific = 0;
+    for (let i = 0; i < n; i++) {
+      let failed = 0;
+      for (let f = 0; f < columns.length; f++) {
+        const selected = columns[f].selected;
+        if (selected !== null && selected[columns[f].ids[i]] === 0) {
+          failed |= 1 << f;
+        }
+      }
+      const nb = index.notebookSpecific[i] === 1;
+      if (nbOnly && !nb) {
+        failed |= NB_BIT;
+      }
+      if (terms.length > 0) {
+        const text = index.text[i];
+        for (const term of terms) {
+          if (!text.includes(term)) {
+            failed |= TEXT_BIT;
+            break;
+          }
+        }
+      }
+      // Count a case in facet F when it fails at most F itself.
+      if (failed === 0) {
+        visible?.push(cases[i]);
+        for (let f = 0; f < columns.length; f++) {
+          columns[f].counts[columns[f].ids[i]]++;
+        }
+      } else if ((failed & (failed - 1)) === 0 && failed < NB_BIT) {
+        const f = 31 - Math.clz32(failed);
+        if (f < columns.length) {
+          columns[f].counts[columns[f].ids[i]]++;
+        }
+      }
+      if (nb && (failed & ~NB_BIT) === 0) {
+        notebookSpecific++;
+      }
+    }
+    const result: Record<CaseFacet, IFacetValue[]> = {
+      library: [],
+      crashType: [],
+      rootCause: [],
+      pipelineStage: [],
+      status: []
+    };
+    for (const { facet, values, counts } of columns) {
+      const entries = new Map<string, number>();
+      for (let v = 0; v < values.length; v++) {
+        if (counts[v] > 0) {
+          entries.set(values[v], counts[v]);
+        }
+      }
+      // Selected values are always listed, if need be with count 0.
+      const selected = facet === 'status' ? (query.status ?? []) : query[facet];
+      for (const value of selected) {
+        if (!entries.has(value)) {
+          entries.set(value, 0);
+        }
+      }
+      result[facet] = [...entries]
+        .map(([value, count]) => ({ value, count }))
+        .sort((a, b) =>
+          b.count !== a.count
+            ? b.count - a.count
+            : a.value < b.value
+              ? -1
+              : a.value > b.value
+                ? 1
+                : 0
+        );
+    }
+    return { ...result, notebookSpecific };
+  }
+
+  /**
+   * Which numbered values are selected; null when none is (no filter).
+   */
+  function selection(
+    values: readonly string[],
+    selected: readonly string[]
+  ): Uint8Array | null {
+    if (selected.length === 0) {
+      return null;
+    }
+    const wanted = new Set(selected);
+    return Uint8Array.from(values, value => (wanted.has(value) ? 1 : 0));
   }
 
   /**

@@ -10,5 +10,6 @@ export * from './traceback';
 export * from './descriptor';
 export * from './diagnoses';
 export * from './loader';
+export * from './notebook';
 export * from './filter';
 export * from './contentsSource';

@@ -6,6 +6,7 @@
 import { DESCRIPTOR_FILE, parseDescriptor } from './descriptor';
 import { DIAGNOSES_FILE, parseDiagnoses } from './diagnoses';
 import { libraryOf } from './library';
+import { MAX_NOTEBOOK_BYTES, sizeProblem } from './notebook';
 import { isSafeName, joinSafe } from './paths';
 import type {
   ICase,
@@ -53,6 +54,7 @@ export async function loadCasebook(
   const loader = new Private.Loader(source, rootPath, {
     maxDepth: options.maxDepth ?? loadCasebook.DEFAULT_MAX_DEPTH,
     maxEntries: options.maxEntries ?? loadCasebook.DEFAULT_MAX_ENTRIES,
+    maxFileBytes: options.maxFileBytes ?? loadCasebook.DEFAULT_MAX_FILE_BYTES,
     concurrency: Math.max(1, options.concurrency ?? 8)
   });
   const { cases, problems, hasDiagnoses } = await loader.load();
@@ -79,6 +81,12 @@ export namespace loadCasebook {
     maxEntries?: number;
     /** How many case folders are scanned at once. */
     concurrency?: number;
+    /**
+     * The largest descriptor, diagnoses file or case notebook accepted, in
+     * bytes, checked before reading when the source tells sizes; a larger
+     * workbook is not read and a larger notebook is marked and not offered.
+     */
+    maxFileBytes?: number;
   }
 
   /** Default `maxDepth`. */
@@ -86,6 +94,9 @@ export namespace loadCasebook {
 
   /** Default `maxEntries`. */
   export const DEFAULT_MAX_ENTRIES = 500;
+
+  /** Default `maxFileBytes`: MAX_NOTEBOOK_BYTES (50 MB). */
+  export const DEFAULT_MAX_FILE_BYTES = MAX_NOTEBOOK_BYTES;
 }
 
 /**
@@ -98,6 +109,7 @@ namespace Private {
   export interface ISettings {
     maxDepth: number;
     maxEntries: number;
+    maxFileBytes: number;
     concurrency: number;
   }
 
@@ -148,11 +160,17 @@ namespace Private {
       }
       const rows = await this.readDescriptor(rootEntries);
       const diagnoses = await this.readDiagnoses(rootEntries);
-      const folders = await this.findFolders(rootEntries, rows);
+      const { folders, refused } = await this.findFolders(rootEntries, rows);
 
       const described = new Set(rows.map(row => row.name));
       const cases = await mapLimit(rows, this.settings.concurrency, row =>
-        this.makeCase(row, folders.get(row.name) ?? null, diagnoses, [])
+        this.makeCase(
+          row,
+          folders.get(row.name) ?? null,
+          diagnoses,
+          [],
+          refused.get(row.name)
+        )
       );
       const orphanNames = [...folders.keys()]
         .filter(name => !described.has(name))
@@ -200,7 +218,7 @@ namespace Private {
         });
         return [];
       }
-      const bytes = await this.readBinary(DESCRIPTOR_FILE);
+      const bytes = await this.readWorkbookFile(rootEntries, DESCRIPTOR_FILE);
       if (bytes === null) {
         return [];
       }
@@ -218,7 +236,7 @@ namespace Private {
       if (!hasFile(rootEntries, DIAGNOSES_FILE)) {
         return null;
       }
-      const bytes = await this.readBinary(DIAGNOSES_FILE);
+      const bytes = await this.readWorkbookFile(rootEntries, DIAGNOSES_FILE);
       if (bytes === null) {
         return null;
       }
@@ -232,13 +250,16 @@ namespace Private {
     /**
      * Map case names to their folders: `benchmark/<case>` first, then
      * `<case>` at the root (only for described names or case-like names).
+     * Folders the source refuses are reported and mapped to a case marker.
      */
     private async findFolders(
       rootEntries: ISourceEntry[],
       rows: IDescriptorRow[]
-    ): Promise<Map<string, string>> {
+    ): Promise<IFolders> {
       const folders = new Map<string, string>();
-      if (hasDirectory(rootEntries, BENCHMARK_FOLDER)) {
+      const refused = new Map<string, string>();
+      const benchmark = findEntry(rootEntries, BENCHMARK_FOLDER, 'directory');
+      if (benchmark && !this.isRefused(benchmark, BENCHMARK_FOLDER)) {
         const entries = await this.list(BENCHMARK_FOLDER, BENCHMARK_FOLDER);
         for (const entry of entries ?? []) {
           if (entry.type !== 'directory' || entry.name.startsWith('.')) {
@@ -252,7 +273,12 @@ namespace Private {
             });
             continue;
           }
-          folders.set(entry.name, `${BENCHMARK_FOLDER}/${entry.name}`);
+          const folder = `${BENCHMARK_FOLDER}/${entry.name}`;
+          if (this.isRefused(entry, folder, entry.name)) {
+            refused.set(entry.name, refusal(folder, entry.refused));
+            continue;
+          }
+          folders.set(entry.name, folder);
         }
       }
       const described = new Set(rows.map(row => row.name));
@@ -260,28 +286,92 @@ namespace Private {
         if (
           entry.type === 'directory' &&
           !folders.has(entry.name) &&
+          !refused.has(entry.name) &&
           isSafeName(entry.name) &&
           (described.has(entry.name) || CASE_FOLDER.test(entry.name))
         ) {
+          if (this.isRefused(entry, entry.name, entry.name)) {
+            refused.set(entry.name, refusal(entry.name, entry.refused));
+            continue;
+          }
           folders.set(entry.name, entry.name);
         }
       }
-      return folders;
+      return { folders, refused };
     }
 
     /**
-     * Build one case from its row and folder.
+     * Whether the source refused an entry; reports it as an error naming the
+     * path (and the case) when so.
+     */
+    private isRefused(
+      entry: ISourceEntry,
+      path: string,
+      name?: string
+    ): entry is ISourceEntry & { refused: string } {
+      if (entry.refused === undefined) {
+        return false;
+      }
+      this.problems.push({
+        file: path,
+        ...(name === undefined ? {} : { case: name }),
+        message: `${refusal(path, entry.refused)}.`,
+        severity: 'error'
+      });
+      return true;
+    }
+
+    /**
+     * Read a workbook listed at the root, unless the source refused it or it is
+     * over the size limit; a failure becomes a problem and null.
+     */
+    private async readWorkbookFile(
+      rootEntries: ISourceEntry[],
+      file: string
+    ): Promise<ArrayBuffer | null> {
+      const entry = findEntry(rootEntries, file, 'file');
+      if (entry && this.isRefused(entry, file)) {
+        return null;
+      }
+      let size = entry?.size;
+      if (size === undefined && this.source.size) {
+        try {
+          size =
+            (await this.source.size(joinSafe(this.rootPath, file))) ??
+            undefined;
+        } catch {
+          // The read below reports an unreadable file.
+          size = undefined;
+        }
+      }
+      const tooBig = sizeProblem(size, this.settings.maxFileBytes);
+      if (tooBig !== null) {
+        this.problems.push({
+          file,
+          message: `${file} ${tooBig}; it was not read.`,
+          severity: 'error'
+        });
+        return null;
+      }
+      return this.readBinary(file);
+    }
+
+    /**
+     * Build one case from its row and folder (or why its folder was refused).
      */
     private async makeCase(
       row: IDescriptorRow,
       folder: string | null,
       diagnoses: Map<string, string> | null,
-      markers: string[]
+      markers: string[],
+      refused?: string
     ): Promise<ICase> {
       const scan: IScan =
-        folder === null
-          ? { files: noFiles(), markers: [MARKER_FOLDER_NOT_FOUND] }
-          : await this.scan(row.name, folder);
+        refused !== undefined
+          ? { files: noFiles(), markers: [refused] }
+          : folder === null
+            ? { files: noFiles(), markers: [MARKER_FOLDER_NOT_FOUND] }
+            : await this.scan(row.name, folder);
       const library = libraryOf(row.name);
       return {
         ...row,
@@ -305,6 +395,9 @@ namespace Private {
       let tooMany = false;
       // Whether the case folder itself could not be listed.
       let unlisted = false;
+      // Files present but refused or over the size limit: their marker says
+      // why, so they are not also reported missing.
+      const withheld = new Set<FileKind>();
       // Breadth-first, so a cap keeps the shallow files.
       let level: string[] = [folder];
       for (let depth = 0; level.length > 0 && !tooMany; depth++) {
@@ -341,6 +434,14 @@ namespace Private {
               continue;
             }
             const path = `${dir}/${entry.name}`;
+            if (this.isRefused(entry, path, name)) {
+              markers.push(refusal(path, entry.refused));
+              const kind = depth === 0 ? classify(name, entry.name) : null;
+              if (kind !== null) {
+                withheld.add(kind);
+              }
+              continue;
+            }
             if (entry.type === 'directory') {
               if (depth + 1 > maxDepth) {
                 tooDeep = true;
@@ -349,7 +450,19 @@ namespace Private {
               }
               continue;
             }
-            if (depth === 0 && this.classify(name, entry.name, files)) {
+            const kind = depth === 0 ? classify(name, entry.name) : null;
+            if (kind !== null) {
+              const tooBig =
+                kind === 'readme'
+                  ? null
+                  : sizeProblem(entry.size, this.settings.maxFileBytes);
+              if (tooBig === null) {
+                files[kind] = true;
+              } else {
+                // Present, but never to be opened: say why instead of "missing".
+                withheld.add(kind);
+                markers.push(`${path} ${tooBig}; it will not be opened`);
+              }
               continue;
             }
             if (files.data.length >= maxEntries) {
@@ -365,13 +478,13 @@ namespace Private {
         level = next;
       }
       if (!unlisted) {
-        if (!files.reproduced) {
+        if (!files.reproduced && !withheld.has('reproduced')) {
           markers.push(MARKER_NO_REPRODUCED);
         }
-        if (!files.fixed) {
+        if (!files.fixed && !withheld.has('fixed')) {
           markers.push(MARKER_NO_FIXED);
         }
-        if (!files.readme) {
+        if (!files.readme && !withheld.has('readme')) {
           markers.push(MARKER_NO_README);
         }
         if (files.data.length === 0) {
@@ -387,24 +500,6 @@ namespace Private {
         markers.push(`folders deeper than ${maxDepth} levels were not listed`);
       }
       return { files, markers };
-    }
-
-    /**
-     * Mark a top-level file as one of the case's notebooks or its README.
-     */
-    private classify(name: string, file: string, files: ICaseFiles): boolean {
-      if (file === `${name}.ipynb`) {
-        files.original = true;
-      } else if (file === `${name}_reproduced.ipynb`) {
-        files.reproduced = true;
-      } else if (file === `${name}_fixed.ipynb`) {
-        files.fixed = true;
-      } else if (file.toLowerCase() === 'readme.md') {
-        files.readme = true;
-      } else {
-        return false;
-      }
-      return true;
     }
 
     /**
@@ -453,6 +548,53 @@ namespace Private {
   }
 
   /**
+   * Case folders by case name, and the refused ones with their case marker.
+   */
+  interface IFolders {
+    folders: Map<string, string>;
+    refused: Map<string, string>;
+  }
+
+  /**
+   * The top-level files of a case folder the loader recognises.
+   */
+  type FileKind = 'original' | 'reproduced' | 'fixed' | 'readme';
+
+  /**
+   * Which of the case's notebooks or README a top-level file is, if any.
+   */
+  function classify(name: string, file: string): FileKind | null {
+    if (file === `${name}.ipynb`) {
+      return 'original';
+    }
+    if (file === `${name}_reproduced.ipynb`) {
+      return 'reproduced';
+    }
+    if (file === `${name}_fixed.ipynb`) {
+      return 'fixed';
+    }
+    return file.toLowerCase() === 'readme.md' ? 'readme' : null;
+  }
+
+  /**
+   * The marker and message for an entry the source refused.
+   */
+  function refusal(path: string, reason: string): string {
+    return `${path} was refused: ${reason}`;
+  }
+
+  /**
+   * The entry of a listing with that name and kind, if any.
+   */
+  function findEntry(
+    entries: ISourceEntry[],
+    name: string,
+    type: ISourceEntry['type']
+  ): ISourceEntry | undefined {
+    return entries.find(entry => entry.type === type && entry.name === name);
+  }
+
+  /**
    * A descriptor row for a case folder the descriptor does not name.
    */
   function emptyRow(name: string): IDescriptorRow {
@@ -491,15 +633,6 @@ namespace Private {
    */
   function hasFile(entries: ISourceEntry[], name: string): boolean {
     return entries.some(entry => entry.type === 'file' && entry.name === name);
-  }
-
-  /**
-   * Whether a listing has a folder of that name.
-   */
-  function hasDirectory(entries: ISourceEntry[], name: string): boolean {
-    return entries.some(
-      entry => entry.type === 'directory' && entry.name === name
-    );
   }
 
   /**

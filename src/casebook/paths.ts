@@ -10,13 +10,46 @@
  * digits, `_`, `.` and `-`, and no `..`.
  */
 export function isSafeName(name: string): boolean {
-  return (
-    name.length > 0 &&
-    name.length <= 255 &&
-    Private.SAFE_NAME.test(name) &&
-    !name.includes('..') &&
-    name !== '.'
-  );
+  return nameProblem(name) === null;
+}
+
+/**
+ * Why a case name is not safe to use as a folder or file name, in a few words
+ * (`contains a NUL byte`, `is an absolute path`, ...); null when it is safe.
+ */
+export function nameProblem(name: string): string | null {
+  if (name.length === 0) {
+    return 'is empty';
+  }
+  if (name.length > Private.MAX_NAME_LENGTH) {
+    return `is longer than ${Private.MAX_NAME_LENGTH} characters`;
+  }
+  if (name.includes('\0')) {
+    return 'contains a NUL byte';
+  }
+  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) {
+    return 'is an absolute path';
+  }
+  if (name.includes('\\')) {
+    return 'contains a backslash';
+  }
+  if (name.split('/').includes('..')) {
+    return 'has a ".." segment';
+  }
+  if (name.includes('/')) {
+    return 'contains "/"';
+  }
+  if (name === '.') {
+    return 'is "."';
+  }
+  if (name.includes('..')) {
+    return 'contains ".."';
+  }
+  const bad = [...name].find(char => !Private.SAFE_CHAR.test(char));
+  if (bad !== undefined) {
+    return `contains the character ${JSON.stringify(bad)}`;
+  }
+  return null;
 }
 
 /**
@@ -133,9 +166,14 @@ export function relative(from: string, to: string): string {
  */
 namespace Private {
   /**
-   * Characters allowed in a case name.
+   * A character allowed in a case name.
    */
-  export const SAFE_NAME = /^[A-Za-z0-9_.-]+$/;
+  export const SAFE_CHAR = /^[A-Za-z0-9_.-]$/;
+
+  /**
+   * The longest case name (a common file name limit).
+   */
+  export const MAX_NAME_LENGTH = 255;
 
   /**
    * Throw when a relative part is not safe to append to a root.

@@ -119,6 +119,14 @@ export interface ISourceEntry {
   name: string;
   /** Entry kind. */
   type: 'file' | 'directory';
+  /** Size in bytes of a file, when the listing tells it without reading the file. */
+  size?: number;
+  /**
+   * Why the entry must not be read, when the source refuses it, as a clause
+   * such as `it is a symbolic link to /x, outside the casebook folder /y`; the
+   * loader reports `<path> was refused: <reason>` and skips the entry.
+   */
+  refused?: string;
 }
 
 /**
@@ -135,4 +143,9 @@ export interface ICasebookSource {
   readBinary(path: string): Promise<ArrayBuffer>;
   /** Read a text file; rejects when missing or unreadable. */
   readText(path: string): Promise<string>;
+  /**
+   * Size in bytes of a file without reading it; null when the source cannot
+   * tell. Optional: sources without it are read without a size check first.
+   */
+  size?(path: string): Promise<number | null>;
 }

@@ -3,13 +3,14 @@
  * working directory is the case folder, and judge the repair (for instructors
  * grading submitted notebooks).
  */
-import { readFileSync } from 'fs';
+import { readFileSync, statSync } from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
 
 import { KernelManager, SessionManager } from '@jupyterlab/services';
 import type { ServerConnection } from '@jupyterlab/services';
 
+import { checkNotebookSize, parseNotebook } from '../casebook/notebook';
 import type { ICase, ICasebook } from '../casebook/types';
 import type { IRunResult } from '../kernel/runner';
 import type { INotebookJSON } from '../replay/types';
@@ -267,30 +268,21 @@ namespace Private {
   export function readNotebook(file: string): INotebookJSON {
     let text: string;
     try {
+      checkNotebookSize(statSync(file).size, file);
       text = readFileSync(file, 'utf8');
     } catch (reason) {
+      const message = (reason as Error).message ?? String(reason);
       throw new CheckInputError(
-        `${file}: cannot be read (${(reason as Error).message})`
+        message.startsWith(`${file}:`)
+          ? message
+          : `${file}: cannot be read (${message})`
       );
     }
-    let nb: unknown;
     try {
-      nb = JSON.parse(text);
+      return parseNotebook(text, file);
     } catch (reason) {
-      throw new CheckInputError(
-        `${file}: is not valid JSON (${(reason as Error).message})`
-      );
+      throw new CheckInputError((reason as Error).message);
     }
-    if (
-      !nb ||
-      typeof nb !== 'object' ||
-      !Array.isArray((nb as INotebookJSON).cells)
-    ) {
-      throw new CheckInputError(
-        `${file}: is not an nbformat 4 notebook (no "cells" list)`
-      );
-    }
-    return nb as INotebookJSON;
   }
 
   /**

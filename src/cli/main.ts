@@ -5,11 +5,14 @@ import { writeFileSync } from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
 
+import { terminalSafe } from '../casebook/display';
 import type { ICase, ICasebook } from '../casebook/types';
 import { checkCommand } from './check';
+import { FETCH_USAGE, fetchCommand } from './fetch';
+import { REPORT_USAGE, reportCommand } from './report';
 import { serverFor } from './server';
 import { loadLocalCasebook, verifyCasebook } from './verify';
-import type { ICaseReport } from './verify';
+import type { ICaseReport, IEnvironmentReport } from './verify';
 
 const USAGE = `Usage:
   junobench list <casebook> [--json]
@@ -18,6 +21,8 @@ const USAGE = `Usage:
                    [--json FILE]
   junobench check <casebook> <case> <notebook.ipynb> [--json] [--kernel NAME]
                    [--timeout SECONDS] [--server URL --token T [--server-root DIR]]
+${REPORT_USAGE}
+${FETCH_USAGE}
 
   <casebook> is a folder laid out like JunoBench: benchmark_desc.xlsx at its root
   and case folders under benchmark/<case>/.`;
@@ -35,6 +40,10 @@ export async function main(argv: string[]): Promise<number> {
         return await verify(rest);
       case 'check':
         return await check(rest);
+      case 'report':
+        return await reportCommand(rest);
+      case 'fetch':
+        return await fetchCommand(rest);
       case undefined:
       case '-h':
       case '--help':
@@ -146,8 +155,8 @@ async function verify(args: string[]): Promise<number> {
   );
   const started = Date.now();
   let reports: ICaseReport[];
+  let environment: IEnvironmentReport | null = null;
   try {
-    console.log(Private.header());
     reports = await verifyCasebook({
       casebook: book,
       casebookDir: dir,
@@ -157,7 +166,13 @@ async function verify(args: string[]): Promise<number> {
       settings: server.settings,
       serverRoot,
       timeoutMs: timeout * 1000,
-      onReport: r => console.log(Private.row(r))
+      onReport: r => console.log(Private.row(r)),
+      onEnvironment: e => {
+        // Once per run, before the table: the kernel's drift from the pins.
+        environment = e;
+        console.log(e.summary);
+        console.log(Private.header());
+      }
     });
   } finally {
     await server.stop();
@@ -170,7 +185,13 @@ async function verify(args: string[]): Promise<number> {
     writeFileSync(
       values.json,
       JSON.stringify(
-        { casebook: book.name, jobs, seconds: Number(seconds), reports },
+        {
+          casebook: book.name,
+          jobs,
+          seconds: Number(seconds),
+          environment,
+          reports
+        },
         null,
         2
       )
@@ -219,7 +240,9 @@ namespace Private {
       ].join('');
       const marker = c.problems.length ? `  [${c.problems.join('; ')}]` : '';
       console.log(
-        `${c.name.padEnd(16)} ${c.library.padEnd(12)} ${files}  ${c.ename}: ${Private.short(c.evalue, 60)}${marker}`
+        terminalSafe(
+          `${c.name.padEnd(16)} ${c.library.padEnd(12)} ${files}  ${c.ename}: ${Private.short(c.evalue, 60)}${marker}`
+        )
       );
     }
   }
@@ -230,7 +253,9 @@ namespace Private {
   export function printProblems(book: ICasebook): void {
     for (const p of book.problems) {
       console.error(
-        `${p.severity}: ${p.file}${p.case ? ` (${p.case})` : ''}: ${p.message}`
+        terminalSafe(
+          `${p.severity}: ${p.file}${p.case ? ` (${p.case})` : ''}: ${p.message}`
+        )
       );
     }
   }

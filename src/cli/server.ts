@@ -30,12 +30,23 @@ export function settingsFor(
 ): ServerConnection.ISettings {
   const baseUrl = url.endsWith('/') ? url : `${url}/`;
   const wsUrl = baseUrl.replace(/^http/, 'ws');
-  return ServerConnection.makeSettings({
+  const options = {
     baseUrl,
     wsUrl,
     token,
     appendToken: true,
-    init: { cache: 'no-store' }
+    init: { cache: 'no-store' as const }
+  };
+  const plain = ServerConnection.makeSettings(options);
+  if (!token) {
+    return plain;
+  }
+  // A JupyterHub single-user server ignores `?token=` on a websocket request
+  // that does not come from a browser (no `Sec-Fetch-Mode: websocket`), so the
+  // kernel channels also carry the token in the Authorization header.
+  return ServerConnection.makeSettings({
+    ...options,
+    WebSocket: Private.withAuthorization(plain.WebSocket, token)
   });
 }
 
@@ -171,4 +182,29 @@ export async function serverFor(
     server: await startServer({ rootDir: casebookDir }),
     serverRoot: casebookDir
   };
+}
+
+namespace Private {
+  /** The constructor of the `ws` package, which Node's services use. */
+  type NodeWebSocket = new (
+    url: string | URL,
+    protocols?: string | string[],
+    options?: { headers?: Record<string, string> }
+  ) => WebSocket;
+
+  /**
+   * A websocket class that sends `Authorization: token <token>` when it opens.
+   */
+  export function withAuthorization(
+    base: typeof WebSocket,
+    token: string
+  ): typeof WebSocket {
+    const Base = base as unknown as NodeWebSocket;
+    class TokenWebSocket extends Base {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        super(url, protocols, { headers: { Authorization: `token ${token}` } });
+      }
+    }
+    return TokenWebSocket as unknown as typeof WebSocket;
+  }
 }

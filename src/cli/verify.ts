@@ -2,14 +2,21 @@
  * Headless verification of a casebook: every reproduced notebook must crash at
  * its target with the recorded exception, every fixed notebook must not.
  */
+import { realpathSync } from 'fs';
 import * as path from 'path';
 
 import { KernelManager, SessionManager } from '@jupyterlab/services';
-import type { ServerConnection } from '@jupyterlab/services';
+import type { ServerConnection, Session } from '@jupyterlab/services';
 
+import { readNotebook as readCasebookNotebook } from '../casebook/notebook';
 import { loadCasebook } from '../casebook/loader';
 import type { ICase, ICasebook } from '../casebook/types';
+import { compareEnvironment } from '../kernel/drift';
+import type { IDriftReport, IEnvironmentProbe } from '../kernel/drift';
+import { BENCHMARK_PINS } from '../kernel/pins';
+import { probeEnvironment } from '../kernel/probe';
 import type { IRunResult, PlanRunner } from '../kernel/runner';
+import { chdirCode } from '../kernel/snippets';
 import { recordedPlan } from '../replay/plan';
 import type { INotebookJSON, IReplayPlan } from '../replay/types';
 import { alignCell } from '../verify/align';
@@ -36,6 +43,23 @@ export interface ICaseReport {
   durationMs: number;
 }
 
+/** What the environment probe found in a kernel of the verification. */
+export interface IEnvironmentReport {
+  /** The probe's answer (null when the probe failed). */
+  probe: IEnvironmentProbe | null;
+  /** The comparison with the benchmark pins (null when the probe failed). */
+  drift: IDriftReport | null;
+  /**
+   * Where the server's kernels start: in the notebook's folder (a local
+   * server) or elsewhere, e.g. in a Kernel Gateway's working directory, which
+   * must then be the server root: each run first changes into its notebook's
+   * folder relative to it.
+   */
+  kernelCwd: 'notebook-folder' | 'elsewhere' | 'unknown';
+  /** One line for people, starting with `environment:`. */
+  summary: string;
+}
+
 /** Options of a verification. */
 export interface IVerifyOptions {
   /** The loaded casebook and its local folder. */
@@ -56,6 +80,16 @@ export interface IVerifyOptions {
   timeoutMs?: number;
   /** Called as each case finishes. */
   onReport?: (report: ICaseReport) => void;
+  /**
+   * Change into each notebook's folder relative to the kernel's working
+   * directory, taken to be the server root (set when the probe finds kernels
+   * starting outside the notebook's folder, as a Kernel Gateway's do).
+   */
+  chdirFromServerRoot?: boolean;
+  /** Probe the kernel environment once before the cases (default true). */
+  probe?: boolean;
+  /** Called with the environment probe's report, before the first case. */
+  onEnvironment?: (report: IEnvironmentReport) => void;
 }
 
 /**
@@ -102,12 +136,75 @@ export async function verifyCasebook(
   };
   const jobs = Math.max(1, Math.min(options.jobs ?? 1, cases.length || 1));
   try {
+    if (options.probe ?? true) {
+      const environment = await probeVerifyEnvironment(sessions, options);
+      if (environment.kernelCwd === 'elsewhere') {
+        options = { ...options, chdirFromServerRoot: true };
+      }
+      options.onEnvironment?.(environment);
+    }
     await Promise.all(Array.from({ length: jobs }, worker));
   } finally {
     sessions.dispose();
     kernelManager.dispose();
   }
   return reports;
+}
+
+/**
+ * Start one kernel the way the cases' kernels start (a session in the
+ * casebook folder), ask it for its Python and library versions and compare
+ * them with the benchmark pins.
+ */
+export async function probeVerifyEnvironment(
+  sessions: SessionManager,
+  options: Pick<
+    IVerifyOptions,
+    'casebookDir' | 'serverRoot' | 'kernel' | 'timeoutMs'
+  >
+): Promise<IEnvironmentReport> {
+  const fromRoot = Private.casebookFromRoot(options);
+  const name = 'junobench-environment-probe.ipynb';
+  let connection: Session.ISessionConnection;
+  try {
+    connection = await sessions.startNew({
+      path: `${fromRoot ? `${fromRoot}/` : ''}${name}.junobench-verify-${uniqueSuffix()}`,
+      name,
+      type: 'notebook',
+      kernel: { name: options.kernel ?? 'python3' }
+    });
+  } catch (reason) {
+    return Private.failedProbe(
+      `could not start a kernel: ${(reason as Error).message}`
+    );
+  }
+  try {
+    const kernel = connection.kernel;
+    if (!kernel) {
+      return Private.failedProbe('the session has no kernel');
+    }
+    const probe = await probeEnvironment(kernel, BENCHMARK_PINS, {
+      timeoutMs: Math.max(options.timeoutMs ?? 0, 60000)
+    });
+    const drift = compareEnvironment(probe, BENCHMARK_PINS);
+    const expected = path.resolve(options.casebookDir);
+    const kernelCwd = Private.samePath(probe.cwd, expected)
+      ? 'notebook-folder'
+      : 'elsewhere';
+    let summary = drift.summary;
+    if (kernelCwd === 'elsewhere') {
+      summary += `\nenvironment: kernels start in ${probe.cwd}, not in the notebook's folder (a Kernel Gateway?): each notebook first changes into its folder relative to the server root ${options.serverRoot}`;
+      if (!Private.samePath(probe.cwd, options.serverRoot)) {
+        summary += `\nwarning: ${probe.cwd} is not the server root either, so the notebooks' relative data paths will not resolve; start the Kernel Gateway in the server root (docs/environment.md)`;
+      }
+    }
+    return { probe, drift, kernelCwd, summary };
+  } catch (reason) {
+    return Private.failedProbe((reason as Error).message);
+  } finally {
+    await connection.shutdown().catch(() => undefined);
+    connection.dispose();
+  }
 }
 
 /**
@@ -227,6 +324,49 @@ async function verifyCase(
 
 namespace Private {
   /**
+   * The casebook folder as a server path ('' when it is the server root).
+   */
+  export function casebookFromRoot(
+    options: Pick<IVerifyOptions, 'casebookDir' | 'serverRoot'>
+  ): string {
+    return path
+      .relative(options.serverRoot, options.casebookDir)
+      .split(path.sep)
+      .filter(Boolean)
+      .join('/');
+  }
+
+  /**
+   * Whether two local paths name the same folder.
+   */
+  export function samePath(a: string, b: string): boolean {
+    return real(a) === real(b);
+  }
+
+  /**
+   * A path with its symbolic links resolved, when it exists here.
+   */
+  function real(p: string): string {
+    try {
+      return realpathSync(path.resolve(p));
+    } catch {
+      return path.resolve(p);
+    }
+  }
+
+  /**
+   * The report of a probe that could not run.
+   */
+  export function failedProbe(why: string): IEnvironmentReport {
+    return {
+      probe: null,
+      drift: null,
+      kernelCwd: 'unknown',
+      summary: `environment: could not be probed: ${why}`
+    };
+  }
+
+  /**
    * Whether a case lacks input data that its notebook reads from `data/`.
    */
   export function needsMissingData(c: ICase, nb: INotebookJSON): boolean {
@@ -248,26 +388,11 @@ namespace Private {
     source: FsCasebookSource,
     rel: string
   ): Promise<INotebookJSON | string> {
-    let text: string;
     try {
-      text = await source.readText(rel);
+      return await readCasebookNotebook(source, rel);
     } catch (reason) {
-      return `${rel}: cannot be read (${(reason as Error).message}).`;
+      return (reason as Error).message ?? String(reason);
     }
-    let nb: unknown;
-    try {
-      nb = JSON.parse(text);
-    } catch (reason) {
-      return `${rel}: is not valid JSON (${(reason as Error).message}).`;
-    }
-    if (
-      !nb ||
-      typeof nb !== 'object' ||
-      !Array.isArray((nb as INotebookJSON).cells)
-    ) {
-      return `${rel}: is not an nbformat 4 notebook (no "cells" list).`;
-    }
-    return nb as INotebookJSON;
   }
 
   /**
@@ -280,12 +405,15 @@ namespace Private {
     options: IVerifyOptions,
     runOptions: PlanRunner.IRunOptions = {}
   ): Promise<IRunResult | string> {
-    const casebookFromRoot = path
-      .relative(options.serverRoot, options.casebookDir)
-      .split(path.sep)
-      .filter(Boolean)
-      .join('/');
-    const serverPath = casebookFromRoot ? `${casebookFromRoot}/${rel}` : rel;
+    const fromRoot = casebookFromRoot(options);
+    const serverPath = fromRoot ? `${fromRoot}/${rel}` : rel;
+    if (options.chdirFromServerRoot) {
+      // The kernel started in the server root, not in the notebook's folder.
+      runOptions = {
+        ...runOptions,
+        setupCode: chdirCode(path.posix.dirname(serverPath))
+      };
+    }
     return runInFreshKernel(
       sessions,
       {

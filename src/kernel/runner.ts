@@ -5,12 +5,15 @@
  * detection of a kernel that died, and reports progress as typed events.
  * Used by the JupyterLab plugins and by the Node command line alike.
  */
+import { KernelAPI } from '@jupyterlab/services';
 import type { Kernel, KernelMessage } from '@jupyterlab/services';
 import { PromiseDelegate } from '@lumino/coreutils';
 import { Signal } from '@lumino/signaling';
 import type { ISignal } from '@lumino/signaling';
 
 import { stripAnsi } from '../replay/ansi';
+import { DEFAULT_OUTPUT_LIMITS, OutputCap } from '../replay/outputs';
+import type { IOutputLimits } from '../replay/outputs';
 import { crashLineFromTraceback } from '../replay/plan';
 import type { INbOutput, IPlanStep, IReplayPlan } from '../replay/types';
 
@@ -35,11 +38,22 @@ export type RunStatus =
   | 'kernel-died'
   | 'cancelled';
 
+/**
+ * What happened to the kernel when a run stopped because of it: it `died` (and
+ * the server may be restarting it), it was `restarted` or `shut-down` by
+ * someone else (another tab, the Running panel, the REST API), the connection
+ * to it was `lost`, or it is `unresponsive` (it ignored an interrupt and may
+ * still be running the cell).
+ */
+export type KernelFate =
+  'died' | 'restarted' | 'shut-down' | 'lost' | 'unresponsive';
+
 /** A progress event of a run. */
 export type RunnerEvent =
   | { type: 'run-started'; total: number }
   | { type: 'step-started'; index: number; step: IPlanStep }
   | { type: 'output'; index: number; step: IPlanStep; output: INbOutput }
+  | { type: 'clear-output'; index: number; step: IPlanStep }
   | {
       type: 'step-finished';
       index: number;
@@ -80,6 +94,8 @@ export interface IRunResult {
   message: string;
   /** Wall time of the whole run. */
   durationMs: number;
+  /** What happened to the kernel, when the run stopped because of it. */
+  kernelFate?: KernelFate;
 }
 
 /**
@@ -92,6 +108,11 @@ export class PlanRunner {
   constructor(options: PlanRunner.IOptions) {
     this._kernel = options.kernel;
     this._timeoutMs = options.timeoutMs ?? 0;
+    this._graceMs = options.interruptGraceMs ?? 5000;
+    this._limits =
+      options.outputLimits === undefined
+        ? DEFAULT_OUTPUT_LIMITS
+        : options.outputLimits;
   }
 
   /** Progress events of the current run. */
@@ -174,22 +195,27 @@ export class PlanRunner {
           started,
           outcome.message
         );
+        if (outcome.fate) {
+          result.kernelFate = outcome.fate;
+        }
         break;
       }
       if (!result) {
         result = Private.result('completed', results, null, null, started);
       }
     } catch (reason) {
+      const dead = this._kernel.isDisposed || this._kernel.status === 'dead';
       result = Private.result(
-        this._kernel.isDisposed || this._kernel.status === 'dead'
-          ? 'kernel-died'
-          : 'cancelled',
+        dead ? 'kernel-died' : 'cancelled',
         results,
         results.length ? results[results.length - 1].index : null,
         null,
         started,
         `The replay stopped: ${(reason as Error).message ?? String(reason)}`
       );
+      if (dead) {
+        result.kernelFate = 'died';
+      }
     } finally {
       this._running = null;
     }
@@ -201,12 +227,23 @@ export class PlanRunner {
    * Interrupt the running cell; the run ends as `interrupted`.
    */
   async interrupt(): Promise<void> {
-    if (!this._running) {
+    const state = this._running;
+    if (!state) {
       return;
     }
-    this._running.interrupted = true;
-    this._running.cancelled = true;
-    await this._kernel.interrupt();
+    state.interrupted = true;
+    state.cancelled = true;
+    const step = state.current;
+    try {
+      await this._kernel.interrupt();
+    } catch {
+      // A kernel that cannot be interrupted is handled like a deaf one below.
+    }
+    // A cell that ignores SIGINT would hold the run forever: give up on it
+    // after the grace period.
+    if (step && state.current === step) {
+      step.giveUpAfter(this._graceMs);
+    }
   }
 
   /**
@@ -244,7 +281,8 @@ export class PlanRunner {
   }
 
   /**
-   * Run one step, racing its reply against the timeout and kernel death.
+   * Run one step, racing its reply against the timeout and the fate of the
+   * kernel.
    */
   private async _runStep(
     index: number,
@@ -253,11 +291,15 @@ export class PlanRunner {
   ): Promise<Private.IStepOutcome> {
     const started = now();
     const outputs: INbOutput[] = [];
+    const cap = this._limits ? new OutputCap(this._limits) : null;
     let error: ICellError | null = null;
     let executionCount: number | null = null;
+    const cell = step.cellIndex + 1;
     this._event.emit({ type: 'step-started', index, step });
 
     const settle = new PromiseDelegate<Private.IStepOutcome>();
+    let settled = false;
+    void settle.promise.then(() => (settled = true));
     const stepResult = (): IStepResult => ({
       index,
       step,
@@ -266,39 +308,113 @@ export class PlanRunner {
       durationMs: now() - started,
       error
     });
-
-    const onStatus = (_: unknown, status: KernelMessage.Status) => {
-      if (
-        status === 'dead' ||
-        status === 'autorestarting' ||
-        status === 'restarting'
-      ) {
-        settle.resolve({
-          kind: 'kernel-died',
-          result: stepResult(),
-          message: Private.deathMessage(status)
-        });
-      }
-    };
-    const onDisposed = () => {
+    const died = (fate: KernelFate, message: string) =>
       settle.resolve({
         kind: 'kernel-died',
         result: stepResult(),
-        message: 'The kernel connection was closed (the kernel was shut down).'
+        message,
+        fate
       });
+
+    const onStatus = (_: unknown, status: KernelMessage.Status) => {
+      if (status === 'dead' || status === 'autorestarting') {
+        died('died', Private.fateMessage('died', cell));
+      } else if (status === 'restarting') {
+        // The server announces the restart of a kernel that died as
+        // 'restarting' too, and the connection turns that into
+        // 'autorestarting' a moment later: wait for it before concluding
+        // that someone restarted the kernel on purpose.
+        setTimeout(
+          () => died('restarted', Private.fateMessage('restarted', cell)),
+          0
+        );
+      }
+    };
+    const onDisposed = () =>
+      died('shut-down', Private.fateMessage('shut-down', cell));
+    // A restart or shutdown asked by another client reaches every connection
+    // as the kernel's broadcast shutdown reply, long before the websocket
+    // closes or the kernel list is polled again.
+    const onIOPub = (_: unknown, msg: KernelMessage.IIOPubMessage) => {
+      if ((msg.header.msg_type as string) === 'shutdown_reply') {
+        const restart = !!(msg.content as { restart?: boolean }).restart;
+        const fate: KernelFate = restart ? 'restarted' : 'shut-down';
+        died(fate, Private.fateMessage(fate, cell));
+      }
+    };
+    // A dropped websocket is retried for ever by the connection; ask the
+    // server whether the kernel still exists.
+    let probe: ReturnType<typeof setTimeout> | null = null;
+    let lostSince: number | null = null;
+    const check = async () => {
+      probe = null;
+      if (settled || this._kernel.connectionStatus === 'connected') {
+        lostSince = null;
+        return;
+      }
+      try {
+        const model = await KernelAPI.getKernelModel(
+          this._kernel.id,
+          this._kernel.serverSettings
+        );
+        lostSince = null;
+        if (!model) {
+          died('shut-down', Private.fateMessage('shut-down', cell));
+          return;
+        }
+        if (model.execution_state === 'dead') {
+          died('died', Private.fateMessage('died', cell));
+          return;
+        }
+      } catch {
+        lostSince = lostSince ?? now();
+        if (now() - lostSince > Private.LOST_AFTER_MS) {
+          died('lost', Private.fateMessage('lost', cell));
+          return;
+        }
+      }
+      if (!settled) {
+        probe = setTimeout(() => void check(), Private.PROBE_MS);
+      }
+    };
+    const onConnection = (_: unknown, status: Kernel.ConnectionStatus) => {
+      if (status === 'disconnected') {
+        died('lost', Private.fateMessage('lost', cell));
+      } else if (status === 'connecting' && probe === null) {
+        probe = setTimeout(() => void check(), Private.PROBE_MS);
+      }
     };
     this._kernel.statusChanged.connect(onStatus);
     this._kernel.disposed.connect(onDisposed);
+    this._kernel.iopubMessage.connect(onIOPub);
+    this._kernel.connectionStatusChanged.connect(onConnection);
 
     let timer: ReturnType<typeof setTimeout> | null = null;
+    let grace: ReturnType<typeof setTimeout> | null = null;
     const replied = new PromiseDelegate<void>();
     let timedOut = false;
     if (this._timeoutMs > 0) {
       timer = setTimeout(() => {
         timedOut = true;
-        void this._timeout(index, settle, stepResult, replied.promise);
+        void this._timeout(cell, settle, stepResult, replied.promise);
       }, this._timeoutMs);
     }
+    state.current = {
+      giveUpAfter: (ms: number) => {
+        if (grace === null) {
+          grace = setTimeout(
+            () =>
+              settle.resolve({
+                kind: 'interrupted',
+                result: stepResult(),
+                message: Private.fateMessage('unresponsive', cell),
+                fate: 'unresponsive'
+              }),
+            ms
+          );
+        }
+      }
+    };
 
     try {
       const future = this._kernel.requestExecute({
@@ -308,11 +424,16 @@ export class PlanRunner {
         allow_stdin: false,
         stop_on_error: true
       });
-      state.current = future;
       future.onIOPub = msg => {
+        if (settled) {
+          // Late output of a step given up on is not the next step's.
+          return;
+        }
         const output = Private.toOutput(msg);
         if (output === 'clear') {
           outputs.length = 0;
+          cap?.clear();
+          this._event.emit({ type: 'clear-output', index, step });
           return;
         }
         if (!output) {
@@ -321,8 +442,12 @@ export class PlanRunner {
         if (output.output_type === 'error') {
           error = Private.toError((msg as KernelMessage.IErrorMsg).content);
         }
-        outputs.push(output);
-        this._event.emit({ type: 'output', index, step, output });
+        const kept = cap ? cap.take(output) : output;
+        if (!kept) {
+          return;
+        }
+        outputs.push(kept);
+        this._event.emit({ type: 'output', index, step, output: kept });
       };
       void future.done.then(
         () => replied.resolve(),
@@ -359,15 +484,25 @@ export class PlanRunner {
           }
         })
         .catch((reason: unknown) => {
-          settle.resolve({
-            kind: 'kernel-died',
-            result: stepResult(),
-            message: `The kernel stopped answering: ${
-              (reason as Error)?.message ?? String(reason)
-            }`
-          });
+          // Futures are disposed when the kernel restarts: let the status
+          // handler say whether that was on purpose first.
+          setTimeout(
+            () =>
+              died(
+                'died',
+                `${Private.fateMessage('died', cell)} (${
+                  (reason as Error)?.message ?? String(reason)
+                })`
+              ),
+            0
+          );
         });
       const outcome = await settle.promise;
+      const note = cap?.note();
+      if (note) {
+        outputs.push(note);
+        this._event.emit({ type: 'output', index, step, output: note });
+      }
       if (outcome.kind === 'error' && outcome.result.error) {
         this._event.emit({
           type: 'step-error',
@@ -386,44 +521,63 @@ export class PlanRunner {
       }
       return outcome;
     } finally {
-      if (timer) {
-        clearTimeout(timer);
+      for (const handle of [timer, grace, probe]) {
+        if (handle !== null) {
+          clearTimeout(handle);
+        }
       }
       state.current = null;
       this._kernel.statusChanged.disconnect(onStatus);
       this._kernel.disposed.disconnect(onDisposed);
+      this._kernel.iopubMessage.disconnect(onIOPub);
+      this._kernel.connectionStatusChanged.disconnect(onConnection);
     }
   }
 
   /**
-   * Interrupt a cell that ran too long and settle its step as timed out.
+   * Interrupt a cell that ran too long and settle its step as timed out,
+   * whether or not the kernel heeds the interrupt.
    */
   private async _timeout(
-    index: number,
+    cell: number,
     settle: PromiseDelegate<Private.IStepOutcome>,
     stepResult: () => IStepResult,
     replied: Promise<void>
   ): Promise<void> {
     const seconds = Math.round(this._timeoutMs / 100) / 10;
-    const message = `Cell ${index + 1} of the replay ran longer than ${seconds} s and was interrupted.`;
+    let heeded = false;
     try {
       await this._kernel.interrupt();
       // Wait for the interrupted cell's reply, so the next request is not
       // aborted by the kernel's stop-on-error; a kernel deaf to interrupts
-      // does not hold the replay for more than a few seconds.
-      await Promise.race([
-        replied,
-        new Promise(resolve => setTimeout(resolve, 5000))
+      // does not hold the run longer than the grace period.
+      heeded = await Promise.race([
+        replied.then(() => true),
+        new Promise<boolean>(resolve =>
+          setTimeout(() => resolve(false), this._graceMs)
+        )
       ]);
     } catch {
       // The kernel may already be gone; the timeout is reported either way.
     }
-    settle.resolve({ kind: 'timeout', result: stepResult(), message });
+    settle.resolve({
+      kind: 'timeout',
+      result: stepResult(),
+      message: heeded
+        ? `Cell ${cell} ran longer than ${seconds} s and was interrupted.`
+        : `Cell ${cell} ran longer than ${seconds} s. ${Private.fateMessage(
+            'unresponsive',
+            cell
+          )}`,
+      fate: heeded ? undefined : 'unresponsive'
+    });
   }
 
   private _event = new Signal<this, RunnerEvent>(this);
   private _kernel: Kernel.IKernelConnection;
   private _timeoutMs: number;
+  private _graceMs: number;
+  private _limits: Readonly<IOutputLimits> | null;
   private _running: Private.IRunState | null = null;
 }
 
@@ -437,6 +591,13 @@ export namespace PlanRunner {
     kernel: Kernel.IKernelConnection;
     /** Per-cell timeout in milliseconds; 0 or absent means none. */
     timeoutMs?: number;
+    /**
+     * How long an interrupted cell may take to stop before the run gives up
+     * on it (default 5000 ms).
+     */
+    interruptGraceMs?: number;
+    /** What is kept of each cell's outputs; null keeps everything. */
+    outputLimits?: Readonly<IOutputLimits> | null;
   }
 
   /** Options of one run. */
@@ -451,6 +612,29 @@ export namespace PlanRunner {
 }
 
 /**
+ * Whether a kernel connection can no longer be used and must be replaced: it
+ * is disposed or dead, or the server no longer knows its kernel (shut down
+ * from another tab or the Running panel). A server that cannot be asked
+ * leaves the connection in place.
+ */
+export async function replaceableKernel(
+  kernel: Kernel.IKernelConnection
+): Promise<boolean> {
+  if (kernel.isDisposed || kernel.status === 'dead') {
+    return true;
+  }
+  try {
+    const model = await KernelAPI.getKernelModel(
+      kernel.id,
+      kernel.serverSettings
+    );
+    return !model || model.execution_state === 'dead';
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Milliseconds from a monotonic clock.
  */
 function now(): number {
@@ -458,17 +642,52 @@ function now(): number {
 }
 
 namespace Private {
+  /** Ask the server about a kernel whose websocket dropped this often. */
+  export const PROBE_MS = 1000;
+
+  /** Give up on a kernel the server cannot be asked about after this long. */
+  export const LOST_AFTER_MS = 15000;
+
   export interface IRunState {
     cancelled: boolean;
     interrupted: boolean;
-    current: unknown;
+    current: IRunningStep | null;
+  }
+
+  /** The running step, as the interrupt sees it. */
+  export interface IRunningStep {
+    /** Settle the step as interrupted unless it ends within `ms`. */
+    giveUpAfter(ms: number): void;
   }
 
   export type IStepOutcome =
     | { kind: 'ok'; result: IStepResult }
     | { kind: 'error'; result: IStepResult }
-    | { kind: 'timeout'; result: IStepResult; message: string }
-    | { kind: 'kernel-died'; result: IStepResult; message: string };
+    | {
+        kind: 'timeout' | 'kernel-died' | 'interrupted';
+        result: IStepResult;
+        message: string;
+        fate?: KernelFate;
+      };
+
+  /**
+   * Say what happened to the kernel while it ran a cell (1-based, in
+   * document order).
+   */
+  export function fateMessage(fate: KernelFate, cell: number): string {
+    switch (fate) {
+      case 'died':
+        return `The kernel died while running cell ${cell}; its state is lost.`;
+      case 'restarted':
+        return `The kernel was restarted while running cell ${cell}; its state is lost.`;
+      case 'shut-down':
+        return `The kernel was shut down while running cell ${cell}.`;
+      case 'lost':
+        return `The connection to the kernel was lost while running cell ${cell}.`;
+      case 'unresponsive':
+        return `The kernel did not respond to the interrupt and may still be running cell ${cell}; the run gave up on it. Restart the kernel before running more code.`;
+    }
+  }
 
   /**
    * Turn an IOPub message into an nbformat output, 'clear', or null.
@@ -538,26 +757,6 @@ namespace Private {
       traceback,
       line: crashLineFromTraceback(traceback)
     };
-  }
-
-  /**
-   * Explain a kernel status that ends a run.
-   */
-  export function deathMessage(status: KernelMessage.Status): string {
-    switch (status) {
-      case 'autorestarting':
-        return 'The kernel died during the replay and is restarting; its state is lost.';
-      case 'restarting':
-        return 'The kernel was restarted during the replay; its state is lost.';
-      case 'dead':
-      case 'unknown':
-      case 'starting':
-      case 'idle':
-      case 'busy':
-      case 'terminating':
-      default:
-        return 'The kernel died during the replay.';
-    }
   }
 
   /**

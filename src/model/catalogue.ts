@@ -5,7 +5,7 @@
 import type { ISignal } from '@lumino/signaling';
 import { Signal } from '@lumino/signaling';
 
-import { emptyQuery, facetCounts, filterCases } from '../casebook/filter';
+import { emptyQuery, queryCases } from '../casebook/filter';
 import type { ICaseQuery } from '../casebook/filter';
 import type { ICase, ICasebook } from '../casebook/types';
 
@@ -125,8 +125,14 @@ export class CatalogueModel {
 
   private _recompute(): void {
     const cases = this._casebook?.cases ?? [];
-    this._visible = filterCases(cases, this._query, this._statusOf);
-    const counts = facetCounts(cases, this._query, this._statusOf);
+    // One pass for both: this runs on every keystroke over up to tens of
+    // thousands of cases.
+    const { visible, facets: counts } = queryCases(
+      cases,
+      this._query,
+      this._statusOf
+    );
+    this._visible = visible;
     const facets = {} as Record<FacetKey, IFacetValue[]>;
     for (const key of FACETS) {
       const selected = new Set(this._query[key]);

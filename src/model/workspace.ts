@@ -5,6 +5,7 @@
  */
 import type { Contents } from '@jupyterlab/services';
 
+import { checkNotebookSize, validateNotebook } from '../casebook/notebook';
 import { joinSafe } from '../casebook/paths';
 import type { ICase, ICasebook } from '../casebook/types';
 import type { INotebookJSON } from '../replay/types';
@@ -150,15 +151,17 @@ export async function readServerNotebook(
 ): Promise<INotebookJSON> {
   let model: Contents.IModel;
   try {
+    // The size first, so a huge notebook is refused before it is downloaded.
+    const head = await contents.get(path, { content: false });
+    checkNotebookSize(head.size, path);
     model = await contents.get(path, { content: true, type: 'notebook' });
   } catch (reason) {
+    const message = (reason as Error).message ?? String(reason);
     throw new Error(
-      `${path}: cannot be read as a notebook (${(reason as Error).message}).`
+      message.startsWith(`${path}:`)
+        ? message
+        : `${path}: cannot be read as a notebook (${message}).`
     );
   }
-  const nb = model.content as INotebookJSON;
-  if (!nb || !Array.isArray(nb.cells)) {
-    throw new Error(`${path}: is not an nbformat 4 notebook.`);
-  }
-  return nb;
+  return validateNotebook(model.content, path);
 }

@@ -26,4 +26,10 @@ export namespace CommandIDs {
   export const checkFix = 'junobench:check-fix';
   /** Reveal the diagnosis and the reference fix (args: `name`). */
   export const reveal = 'junobench:reveal';
+  /** Start a workshop from its file (args: `path`; default: the file browser selection). */
+  export const openWorkshop = 'junobench:open-workshop';
+  /** Leave the active workshop. */
+  export const leaveWorkshop = 'junobench:leave-workshop';
+  /** Show the cohort report over learners' progress files (args: `path`, a folder). */
+  export const cohortReport = 'junobench:cohort-report';
 }

@@ -12,8 +12,15 @@ import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
 import { junobenchIcon } from '../icons';
 import { CatalogueModel } from '../model/catalogue';
-import { ICaseOpener, ICasebookManager, IProgressTracker } from '../tokens';
+import type { RevealPolicy } from '../repair/reveal';
+import {
+  ICaseOpener,
+  ICasebookManager,
+  IProgressTracker,
+  IWorkshopManager
+} from '../tokens';
 import { CasebookPanel } from '../widgets/panel';
+import { playlist, timeBox } from '../workshop/playlist';
 import { CommandIDs } from './commands';
 
 /** The panel plugin id (settings in schema/panel.json). */
@@ -34,7 +41,8 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
     ILayoutRestorer,
     ITranslator,
     ICommandPalette,
-    ISettingRegistry
+    ISettingRegistry,
+    IWorkshopManager
   ],
   activate: (
     app: JupyterFrontEnd,
@@ -44,7 +52,8 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
     restorer: ILayoutRestorer | null,
     translator: ITranslator | null,
     palette: ICommandPalette | null,
-    registry: ISettingRegistry | null
+    registry: ISettingRegistry | null,
+    workshops: IWorkshopManager | null
   ): void => {
     const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
     const model = new CatalogueModel();
@@ -53,8 +62,27 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
       icon: junobenchIcon,
       translator: translator ?? nullTranslator,
       statusOf: statuses ? name => statuses.statusOf(name) : undefined,
-      onOpen: name => app.commands.execute(CommandIDs.openCase, { name })
+      onOpen: name => app.commands.execute(CommandIDs.openCase, { name }),
+      // Showing the case list is the cue to warm a kernel for the case to come.
+      onShow: () => opener?.warmUp?.(),
+      onLeaveWorkshop: workshops
+        ? () => app.commands.execute(CommandIDs.leaveWorkshop)
+        : undefined
     });
+    const revealText = (policy: RevealPolicy): string => {
+      switch (policy) {
+        case 'after-attempt':
+          return trans.__(
+            'Reveal: after your first check (set by the workshop)'
+          );
+        case 'after-pass':
+          return trans.__('Reveal: after a pass (set by the workshop)');
+        case 'always':
+          return trans.__('Reveal: at any time (set by the workshop)');
+        case 'never':
+          return trans.__('Reveal: never (set by the workshop)');
+      }
+    };
     if (statuses) {
       model.setStatusOf(name => statuses.statusOf(name));
       statuses.changed.connect(() => {
@@ -65,15 +93,38 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
       });
     }
     const sync = () => {
-      model.casebook = manager.casebook;
+      // In a workshop the panel lists only its cases, in its order.
+      const active = workshops?.active ?? null;
+      const list =
+        active && manager.casebook
+          ? playlist(manager.casebook, active.workshop)
+          : null;
+      model.casebook = list ? list.casebook : manager.casebook;
+      panel.setWorkshop(
+        active
+          ? {
+              title: active.workshop.title,
+              description: active.workshop.description,
+              reveal: revealText(active.workshop.revealPolicy),
+              endsAt:
+                timeBox(
+                  active.startedAt,
+                  active.workshop.timeBoxMinutes,
+                  Date.now()
+                )?.endsAt ?? null,
+              missing: list?.missing ?? []
+            }
+          : null
+      );
       panel.setHeadline({ loading: manager.loading, error: manager.error });
       if (statuses) {
         panel.setProgress(
-          statuses.summary(manager.casebook?.cases.map(c => c.name) ?? [])
+          statuses.summary(model.casebook?.cases.map(c => c.name) ?? [])
         );
       }
     };
     manager.changed.connect(sync);
+    workshops?.changed.connect(sync);
     sync();
 
     app.shell.add(panel, 'left', { rank: 600 });

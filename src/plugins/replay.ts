@@ -12,6 +12,12 @@ import type { NotebookPanel } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
+import {
+  WarmKernelPool,
+  warmFolderFor,
+  warmFolderOf
+} from '../kernel/warmPool';
+import type { IWarmKernel } from '../kernel/warmPool';
 import { readWorkingCopyMeta } from '../model/workingCopy';
 import { diagnosisChoices } from '../repair/selfDiagnosis';
 import { Workspace } from '../model/workspace';
@@ -61,6 +67,7 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
     const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
     const config = {
       kernelName: '',
+      warmKernel: true,
       timeoutMs: 120000,
       workspace: 'junobench-work'
     };
@@ -80,6 +87,82 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
       return 'junobench' in specs ? 'junobench' : undefined;
     };
 
+    // A kernel started ahead of time for the next case opened (warmKernel).
+    const pool = new WarmKernelPool({
+      serverSettings: app.serviceManager.serverSettings,
+      contents: app.serviceManager.contents
+    });
+    let warmWanted = false;
+    let settingsLoaded: Promise<unknown> = Promise.resolve();
+    const warmName = async (): Promise<string | undefined> => {
+      const name = await kernelName();
+      return name ?? app.serviceManager.kernelspecs.specs?.default;
+    };
+    const refillWarm = async (): Promise<void> => {
+      // Settings that fail to load leave the defaults in force.
+      await settingsLoaded.catch(() => undefined);
+      const book = manager.casebook;
+      const name = await warmName();
+      if (!config.warmKernel) {
+        await pool.drain();
+      } else if (warmWanted && book && name) {
+        await pool.fill(name, warmFolderOf(config.workspace, book.name));
+      }
+    };
+    manager.changed.connect(() => void refillWarm());
+    window.addEventListener('pagehide', () => {
+      void pool.drain({ keepalive: true });
+    });
+    /**
+     * Open a working copy, with the warm kernel when it fits: the copy is
+     * not open yet, no session holds its path, and the kernel it would get
+     * is the warm one's kernelspec. Then warm the next one.
+     */
+    const openCopy = async (path: string): Promise<void> => {
+      const kernel = await kernelName();
+      let warm: IWarmKernel | null = null;
+      if (
+        config.warmKernel &&
+        pool.current &&
+        !docManager.findWidget(path, 'Notebook') &&
+        !Array.from(app.serviceManager.sessions.running()).some(
+          s => s.path === path
+        )
+      ) {
+        const wanted = kernel ?? (await Private.notebookKernel(app, path));
+        warm = wanted ? await pool.take(wanted, warmFolderFor(path)) : null;
+      }
+      const widget = docManager.openOrReveal(
+        path,
+        'Notebook',
+        warm
+          ? { id: warm.id, name: warm.name }
+          : kernel
+            ? { name: kernel }
+            : undefined
+      );
+      const context = widget?.context;
+      void (async () => {
+        if (warm) {
+          // Another tab may have opened the path meanwhile; then the warm
+          // kernel was not used and is shut down.
+          const used =
+            !!context &&
+            (await context.sessionContext.ready.then(
+              () => context.sessionContext.session?.kernel?.id === warm!.id,
+              () => false
+            ));
+          if (!used) {
+            await pool.release(warm);
+          }
+        } else if (context) {
+          await context.sessionContext.ready.catch(() => undefined);
+        }
+        // The next kernel starts once this one is up, not competing with it.
+        await refillWarm();
+      })();
+    };
+
     const opener: ICaseOpener = {
       open: async (name: string) => {
         const book = manager.casebook;
@@ -93,12 +176,7 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
         }
         try {
           const path = await workspace.ensure(book, manager.path, c);
-          const kernel = await kernelName();
-          docManager.openOrReveal(
-            path,
-            'Notebook',
-            kernel ? { name: kernel } : undefined
-          );
+          await openCopy(path);
         } catch (reason) {
           await showErrorMessage(
             trans.__('Cannot open case %1', name),
@@ -134,12 +212,7 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
             )
           );
           const path = await workspace.create(book, manager.path, c);
-          const kernel = await kernelName();
-          docManager.openOrReveal(
-            path,
-            'Notebook',
-            kernel ? { name: kernel } : undefined
-          );
+          await openCopy(path);
           return path;
         } catch (reason) {
           await showErrorMessage(
@@ -148,6 +221,10 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
           );
           return null;
         }
+      },
+      warmUp: () => {
+        warmWanted = true;
+        void refillWarm();
       }
     };
 
@@ -161,10 +238,18 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
         ) {
           return;
         }
-        const controller = new ReplayController({
+        // One job at a time per working copy: a replay and a check both save
+        // the notebook, and two saves at once can clash.
+        const controller: ReplayController = new ReplayController({
           panel,
           timeoutMs: config.timeoutMs,
-          trans
+          trans,
+          blockedBy: () =>
+            checker.state.running
+              ? trans.__(
+                  'A check of your fix is running; replay when it has finished.'
+                )
+              : null
         });
         controllers.set(panel, controller);
         const bar = new ReplayBar({ controller, trans });
@@ -176,7 +261,13 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
           caseOf: name => manager.find(name),
           progress,
           timeoutMs: () => config.timeoutMs,
-          trans
+          trans,
+          blockedBy: () =>
+            controller.isRunning
+              ? trans.__(
+                  'A replay is running; check your fix when it has finished.'
+                )
+              : null
         });
         checkers.set(panel, checker);
         const caseName = () =>
@@ -333,10 +424,12 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
     }
 
     if (registry) {
-      void registry.load(REPLAY_PLUGIN_ID).then(settings => {
+      settingsLoaded = registry.load(REPLAY_PLUGIN_ID).then(settings => {
         const apply = () => {
           config.kernelName =
             (settings.get('kernelName').composite as string) ?? '';
+          config.warmKernel =
+            (settings.get('warmKernel').composite as boolean) ?? true;
           config.timeoutMs =
             Math.max(
               0,
@@ -348,6 +441,8 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
           ).replace(/^\/+|\/+$/g, '');
           workspace.folder = config.workspace;
           controllers.forEach(c => (c.timeoutMs = config.timeoutMs));
+          // Start, move or stop the warm kernel to match.
+          void refillWarm();
         };
         settings.changed.connect(apply);
         apply();
@@ -356,3 +451,29 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
     return opener;
   }
 };
+
+/**
+ * Non-exported helpers.
+ */
+namespace Private {
+  /**
+   * The kernelspec name a notebook asks for in its metadata, or undefined.
+   */
+  export async function notebookKernel(
+    app: JupyterFrontEnd,
+    path: string
+  ): Promise<string | undefined> {
+    try {
+      const model = await app.serviceManager.contents.get(path, {
+        content: true,
+        type: 'notebook'
+      });
+      const spec = (
+        model.content as { metadata?: { kernelspec?: { name?: unknown } } }
+      )?.metadata?.kernelspec?.name;
+      return typeof spec === 'string' ? spec : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}

@@ -17,7 +17,12 @@ import type { ICellDiff } from '../repair/diff';
 import { canGiveUp, canReveal, toRevealPolicy } from '../repair/reveal';
 import type { RevealPolicy } from '../repair/reveal';
 import type { INotebookJSON } from '../replay/types';
-import { ICasebookManager, IProgressTracker, IRevealer } from '../tokens';
+import {
+  ICasebookManager,
+  IProgressTracker,
+  IRevealer,
+  IWorkshopManager
+} from '../tokens';
 import { junobenchIcon } from '../icons';
 import { RevealView } from '../widgets/revealView';
 import { CommandIDs } from './commands';
@@ -35,19 +40,22 @@ export const revealPlugin: JupyterFrontEndPlugin<IRevealer> = {
   autoStart: true,
   provides: IRevealer,
   requires: [ICasebookManager, IProgressTracker],
-  optional: [ISettingRegistry, ITranslator],
+  optional: [ISettingRegistry, ITranslator, IWorkshopManager],
   activate: (
     app: JupyterFrontEnd,
     manager: ICasebookManager,
     progress: IProgressTracker,
     registry: ISettingRegistry | null,
-    translator: ITranslator | null
+    translator: ITranslator | null,
+    workshops: IWorkshopManager | null
   ): IRevealer => {
     const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
-    let policy: RevealPolicy = 'after-attempt';
+    let setting: RevealPolicy = 'after-attempt';
     const changed = new Signal<IRevealer, void>({} as IRevealer);
 
     const state = (name: string) => {
+      // An active workshop's policy wins over the learner's setting.
+      const policy = workshops?.revealPolicy ?? setting;
       const record = progress.get(name);
       const open = canReveal(policy, {
         attempts: record?.attempts.length ?? 0,
@@ -151,6 +159,7 @@ export const revealPlugin: JupyterFrontEndPlugin<IRevealer> = {
       }
     };
     progress.changed.connect(() => changed.emit());
+    workshops?.changed.connect(() => changed.emit());
 
     app.commands.addCommand(CommandIDs.reveal, {
       label: trans.__('Reveal Diagnosis and Reference Fix'),
@@ -169,7 +178,7 @@ export const revealPlugin: JupyterFrontEndPlugin<IRevealer> = {
     if (registry) {
       void registry.load(REVEAL_PLUGIN_ID).then(settings => {
         const apply = () => {
-          policy = toRevealPolicy(settings.get('revealPolicy').composite);
+          setting = toRevealPolicy(settings.get('revealPolicy').composite);
           changed.emit();
         };
         settings.changed.connect(apply);

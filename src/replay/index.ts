@@ -6,3 +6,4 @@
 export * from './types';
 export * from './ansi';
 export * from './plan';
+export * from './outputs';

@@ -63,6 +63,11 @@ export class CheckController {
     if (this._state.running) {
       return null;
     }
+    const blocked = this._options.blockedBy?.() ?? null;
+    if (blocked) {
+      this._set({ message: blocked });
+      return null;
+    }
     const { panel, trans } = this._options;
     const meta = readWorkingCopyMeta({
       junobench: panel.model?.getMetadata('junobench')
@@ -279,5 +284,10 @@ export namespace CheckController {
     timeoutMs: () => number;
     /** Translation bundle. */
     trans: ITrans;
+    /**
+     * Why a check cannot start now (e.g. a replay of this copy is running),
+     * or null when it can.
+     */
+    blockedBy?: () => string | null;
   }
 }

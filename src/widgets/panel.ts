@@ -6,6 +6,7 @@
  */
 import type { ITranslator, TranslationBundle } from '@jupyterlab/translation';
 import { nullTranslator } from '@jupyterlab/translation';
+import type { Message } from '@lumino/messaging';
 import { Panel, Widget } from '@lumino/widgets';
 import { SidePanel } from '@jupyterlab/ui-components';
 import type { LabIcon } from '@jupyterlab/ui-components';
@@ -16,6 +17,7 @@ import type { ICase } from '../casebook/types';
 import type { CaseStatus } from '../tokens';
 import { FACETS } from '../model/catalogue';
 import type { CatalogueModel, FacetKey, IFacetValue } from '../model/catalogue';
+import { formatCountdown } from '../workshop/playlist';
 
 /** How many cases are rendered before "Show more". */
 const PAGE = 200;
@@ -33,6 +35,8 @@ export class CasebookPanel extends SidePanel {
     this.trans = translator.load('jupyterlab_junobench');
     this._model = options.model;
     this._onOpen = options.onOpen;
+    this._onLeaveWorkshop = options.onLeaveWorkshop ?? null;
+    this._onShow = options.onShow ?? null;
     this._statusOf = options.statusOf ?? (() => 'not-started');
     this.id = 'jp-junobench-panel';
     this.addClass('jp-Junobench-panel');
@@ -65,6 +69,46 @@ export class CasebookPanel extends SidePanel {
     this.update();
   }
 
+  /**
+   * Show the active workshop above the list (its title, reveal policy,
+   * countdown, missing cases and a way to leave), or null to hide it.
+   */
+  setWorkshop(workshop: CasebookPanel.IWorkshop | null): void {
+    this._workshop = workshop;
+    if (this._tick !== null) {
+      clearInterval(this._tick);
+      this._tick = null;
+    }
+    if (workshop && workshop.endsAt !== null && workshop.endsAt > Date.now()) {
+      // Only the countdown text changes every second, not the list.
+      this._tick = setInterval(() => this._renderCountdown(), 1000);
+    }
+    this.update();
+  }
+
+  /** Stop the countdown. */
+  dispose(): void {
+    if (this._tick !== null) {
+      clearInterval(this._tick);
+      this._tick = null;
+    }
+    super.dispose();
+  }
+
+  /** Tell the owner the list is on screen. */
+  protected onAfterShow(msg: Message): void {
+    super.onAfterShow(msg);
+    this._onShow?.();
+  }
+
+  /** Tell the owner the list is on screen when attached visible. */
+  protected onAfterAttach(msg: Message): void {
+    super.onAfterAttach(msg);
+    if (this.isVisible) {
+      this._onShow?.();
+    }
+  }
+
   /** Render after a change. */
   protected onUpdateRequest(): void {
     this._render();
@@ -92,7 +136,14 @@ export class CasebookPanel extends SidePanel {
     this._progressText = document.createElement('span');
     this._progressText.className = 'jp-Junobench-progressText';
     this._progress.append(this._progressBar, this._progressText);
-    header.append(this._title, this._count, this._progress, this._message);
+    this._workshopNode = this._buildWorkshop();
+    header.append(
+      this._title,
+      this._workshopNode,
+      this._count,
+      this._progress,
+      this._message
+    );
 
     const search = document.createElement('input');
     search.type = 'search';
@@ -169,6 +220,86 @@ export class CasebookPanel extends SidePanel {
     root.append(header, search, filters, list, this._more);
   }
 
+  private _buildWorkshop(): HTMLElement {
+    const trans = this.trans;
+    const node = document.createElement('section');
+    node.className = 'jp-Junobench-workshop';
+    node.setAttribute('aria-label', trans.__('Workshop'));
+    node.hidden = true;
+    this._workshopLabel = document.createElement('div');
+    this._workshopLabel.className = 'jp-Junobench-workshopLabel';
+    this._workshopText = document.createElement('p');
+    this._workshopText.className = 'jp-Junobench-workshopDescription';
+    this._workshopReveal = document.createElement('div');
+    this._workshopReveal.className = 'jp-Junobench-workshopReveal';
+    this._countdown = document.createElement('div');
+    this._countdown.className = 'jp-Junobench-countdown';
+    this._countdown.setAttribute('role', 'timer');
+    this._workshopMissing = document.createElement('div');
+    this._workshopMissing.className = 'jp-Junobench-workshopMissing';
+    this._workshopMissing.setAttribute('role', 'status');
+    const leave = document.createElement('button');
+    leave.className = 'jp-Junobench-leaveWorkshop jp-mod-styled';
+    leave.textContent = trans.__('Leave workshop');
+    leave.addEventListener('click', () => void this._onLeaveWorkshop?.());
+    this._leaveWorkshop = leave;
+    node.append(
+      this._workshopLabel,
+      this._workshopText,
+      this._workshopReveal,
+      this._countdown,
+      this._workshopMissing,
+      leave
+    );
+    return node;
+  }
+
+  private _renderWorkshop(): void {
+    const trans = this.trans;
+    const workshop = this._workshop;
+    this._workshopNode.hidden = workshop === null;
+    this.node.classList.toggle('jp-mod-workshop', workshop !== null);
+    if (!workshop) {
+      return;
+    }
+    this._title.textContent = workshop.title;
+    this._workshopLabel.textContent = this._model.casebook
+      ? trans.__('Workshop on the casebook %1', this._model.casebook.name)
+      : trans.__('Workshop');
+    this._workshopText.textContent = workshop.description ?? '';
+    this._workshopText.hidden = !workshop.description;
+    this._workshopReveal.textContent = workshop.reveal;
+    this._workshopMissing.textContent = workshop.missing.length
+      ? trans._n(
+          'Not in the casebook: %2',
+          'Not in the casebook (%1 cases): %2',
+          workshop.missing.length,
+          workshop.missing.join(', ')
+        )
+      : '';
+    this._workshopMissing.hidden = workshop.missing.length === 0;
+    this._leaveWorkshop.hidden = this._onLeaveWorkshop === null;
+    this._renderCountdown();
+  }
+
+  private _renderCountdown(): void {
+    const endsAt = this._workshop?.endsAt ?? null;
+    this._countdown.hidden = endsAt === null;
+    if (endsAt === null) {
+      return;
+    }
+    const left = endsAt - Date.now();
+    this._countdown.classList.toggle('jp-mod-over', left <= 0);
+    if (left <= 0 && this._tick !== null) {
+      clearInterval(this._tick);
+      this._tick = null;
+    }
+    this._countdown.textContent =
+      left > 0
+        ? this.trans.__('Time left: %1', formatCountdown(left))
+        : this.trans.__("Time's up");
+  }
+
   private _facetTitle(key: FacetKey): string {
     switch (key) {
       case 'library':
@@ -188,6 +319,7 @@ export class CasebookPanel extends SidePanel {
     const headline = this._headline;
     this._title.textContent =
       book?.name ?? headline.name ?? trans.__('No casebook');
+    this._renderWorkshop();
     const total = book?.cases.length ?? 0;
     this._count.textContent = trans._n(
       '%2 of %1 case',
@@ -283,26 +415,63 @@ export class CasebookPanel extends SidePanel {
     text: (entry: IFacetValue) => string,
     toggle: (value: string, on: boolean) => void
   ): void {
-    node.textContent = '';
+    // Options are updated in place, so a ticked box keeps its focus and a
+    // keystroke does not rebuild every facet.
+    let known = this._options.get(node);
+    if (!known) {
+      known = new Map();
+      this._options.set(node, known);
+    }
+    const labels: HTMLLabelElement[] = [];
+    const seen = new Set<string>();
     for (const entry of entries) {
-      const label = document.createElement('label');
-      label.className = 'jp-Junobench-facetOption';
-      const box = document.createElement('input');
-      box.type = 'checkbox';
-      box.checked = entry.selected;
-      box.addEventListener('change', () => toggle(entry.value, box.checked));
-      label.append(box, document.createTextNode(text(entry)));
-      node.appendChild(label);
+      let option = known.get(entry.value);
+      if (!option) {
+        const label = document.createElement('label');
+        label.className = 'jp-Junobench-facetOption';
+        const box = document.createElement('input');
+        box.type = 'checkbox';
+        const value = entry.value;
+        box.addEventListener('change', () => toggle(value, box.checked));
+        const textNode = document.createTextNode('');
+        label.append(box, textNode);
+        option = { label, box, text: textNode };
+        known.set(entry.value, option);
+      }
+      if (option.box.checked !== entry.selected) {
+        option.box.checked = entry.selected;
+      }
+      const shown = text(entry);
+      if (option.text.data !== shown) {
+        option.text.data = shown;
+      }
+      labels.push(option.label);
+      seen.add(entry.value);
+    }
+    for (const value of [...known.keys()]) {
+      if (!seen.has(value)) {
+        known.delete(value);
+      }
+    }
+    if (!Private.sameChildren(node, labels)) {
+      node.replaceChildren(...labels);
     }
   }
 
   private _renderList(): void {
     const trans = this.trans;
     const cases = this._model.visible;
-    this._list.textContent = '';
-    const shown = cases.slice(0, this._limit);
-    for (const c of shown) {
-      this._list.appendChild(this._renderCase(c));
+    // Rows are built once per case and status, then reused: a keystroke
+    // only reorders existing rows.
+    const rows: HTMLLIElement[] = [];
+    for (const c of cases.slice(0, this._limit)) {
+      const status = this._statusOf(c.name);
+      let row = this._rows.get(c);
+      if (!row || row.status !== status) {
+        row = { status, node: this._renderCase(c) };
+        this._rows.set(c, row);
+      }
+      rows.push(row.node);
     }
     if (!cases.length) {
       const empty = document.createElement('li');
@@ -310,7 +479,10 @@ export class CasebookPanel extends SidePanel {
       empty.textContent = this._model.casebook?.cases.length
         ? trans.__('No case matches the filters.')
         : trans.__('No cases.');
-      this._list.appendChild(empty);
+      rows.push(empty);
+    }
+    if (!Private.sameChildren(this._list, rows)) {
+      this._list.replaceChildren(...rows);
     }
     this._more.hidden = cases.length <= this._limit;
   }
@@ -382,6 +554,17 @@ export class CasebookPanel extends SidePanel {
   private trans: TranslationBundle;
   private _model: CatalogueModel;
   private _onOpen: (name: string) => Promise<void> | void;
+  private _onLeaveWorkshop: (() => Promise<void> | void) | null;
+  private _onShow: (() => void) | null;
+  private _workshop: CasebookPanel.IWorkshop | null = null;
+  private _tick: ReturnType<typeof setInterval> | null = null;
+  private _workshopNode!: HTMLElement;
+  private _workshopLabel!: HTMLDivElement;
+  private _workshopText!: HTMLParagraphElement;
+  private _workshopReveal!: HTMLDivElement;
+  private _workshopMissing!: HTMLDivElement;
+  private _countdown!: HTMLDivElement;
+  private _leaveWorkshop!: HTMLButtonElement;
   private _statusOf: (name: string) => CaseStatus;
   private _body: Widget;
   private _title!: HTMLHeadingElement;
@@ -398,6 +581,11 @@ export class CasebookPanel extends SidePanel {
   private _progressText!: HTMLSpanElement;
   private _progressSummary: CasebookPanel.IProgress | null = null;
   private _facetNodes = {} as Record<FacetKey, HTMLDivElement>;
+  private _options = new WeakMap<
+    HTMLElement,
+    Map<string, { label: HTMLLabelElement; box: HTMLInputElement; text: Text }>
+  >();
+  private _rows = new WeakMap<ICase, { status: string; node: HTMLLIElement }>();
   private _limit = PAGE;
   private _headline: CasebookPanel.IHeadline = { loading: false, error: null };
 }
@@ -418,6 +606,24 @@ export namespace CasebookPanel {
     icon: LabIcon;
     /** The translator. */
     translator?: ITranslator;
+    /** Called when the learner leaves the active workshop. */
+    onLeaveWorkshop?: () => Promise<void> | void;
+    /** Called when the panel comes on screen. */
+    onShow?: () => void;
+  }
+
+  /** What the panel shows of the active workshop. */
+  export interface IWorkshop {
+    /** The workshop title (shown as the panel's heading). */
+    title: string;
+    /** The instructor's words for the learners, or null. */
+    description: string | null;
+    /** The effective reveal policy, as a sentence. */
+    reveal: string;
+    /** When the time box ends (ms since the epoch), or null without one. */
+    endsAt: number | null;
+    /** Workshop cases the casebook does not have. */
+    missing: readonly string[];
   }
 
   /** Overall progress counts. */
@@ -442,5 +648,26 @@ export namespace CasebookPanel {
     loading: boolean;
     /** Why no casebook is loaded. */
     error: string | null;
+  }
+}
+
+/**
+ * Non-exported helpers.
+ */
+namespace Private {
+  /**
+   * Whether a node's children are exactly these nodes, in this order.
+   */
+  export function sameChildren(parent: HTMLElement, nodes: Node[]): boolean {
+    const children = parent.childNodes;
+    if (children.length !== nodes.length) {
+      return false;
+    }
+    for (let i = 0; i < nodes.length; i++) {
+      if (children[i] !== nodes[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 }

@@ -5,6 +5,7 @@
 import type { TranslationBundle } from '@jupyterlab/translation';
 import { Widget } from '@lumino/widgets';
 
+import type { IDrift } from '../kernel/drift';
 import type { IReplayState, ReplayController } from './replayController';
 
 /**
@@ -24,6 +25,8 @@ export class ReplayBar extends Widget {
     this._build();
     this._controller.stateChanged.connect(this._render, this);
     this._render();
+    this._controller.driftChanged.connect(this._renderDrift, this);
+    this._renderDrift();
   }
 
   private _build(): void {
@@ -72,6 +75,16 @@ export class ReplayBar extends Widget {
       this._legend,
       this._timeline
     );
+    // The kernel's drift from the benchmark pins, on a line of its own.
+    this._drift = document.createElement('div');
+    this._drift.className = 'jp-Junobench-drift';
+    this._drift.setAttribute('role', 'note');
+    this._drift.setAttribute(
+      'aria-label',
+      trans.__('Environment compared with the benchmark pins')
+    );
+    this._drift.hidden = true;
+    this._verdict.after(this._drift);
   }
 
   /** Add a button after the replay actions (used by other plugins). */
@@ -104,6 +117,10 @@ export class ReplayBar extends Widget {
     this._topToBottom.disabled = busy;
     this._interrupt.disabled = !busy;
     this._status.textContent = state.message;
+    // How the last run ended and what happened to its kernel, for styling
+    // and tests ('' while none has ended).
+    this._status.dataset.result = state.result?.status ?? '';
+    this._status.dataset.kernelFate = state.result?.kernelFate ?? '';
     let verdict = '';
     switch (state.verdict) {
       case 'as-recorded':
@@ -180,6 +197,57 @@ export class ReplayBar extends Widget {
           );
   }
 
+  private _renderDrift(): void {
+    const trans = this._trans;
+    const report = this._controller.drift;
+    const error = this._controller.driftError;
+    const line = this._drift;
+    if (!report) {
+      line.textContent = error
+        ? trans.__('Environment: could not be checked (%1).', error)
+        : '';
+      line.hidden = !error;
+      line.dataset.differences = '';
+      return;
+    }
+    const describe = (d: IDrift): string =>
+      d.found === null
+        ? trans.__('%1 not installed (pinned %2)', d.module, d.expected)
+        : d.substitute
+          ? trans.__(
+              '%1 %2 (pinned %3, local substitute)',
+              d.module,
+              d.found,
+              d.expected
+            )
+          : trans.__('%1 %2 (pinned %3)', d.module, d.found, d.expected);
+    const n = report.differences.length;
+    let text =
+      n === 0
+        ? trans.__(
+            'Environment: all %1 pinned libraries match the benchmark.',
+            report.checked
+          )
+        : trans._n(
+            'Environment: %1 library differs from the benchmark pins: %2.',
+            'Environment: %1 libraries differ from the benchmark pins: %2.',
+            n,
+            report.differences.map(describe).join(', ')
+          );
+    if (report.python) {
+      text += ' ';
+      text += trans.__(
+        'Python %1 (benchmark: %2).',
+        report.python.found ?? '',
+        report.python.expected
+      );
+    }
+    line.textContent = text;
+    line.title = trans.__('Kernel environment: %1', report.prefix);
+    line.dataset.differences = String(n);
+    line.hidden = false;
+  }
+
   private _controller: ReplayController;
   private _trans: TranslationBundle;
   private _actions: HTMLDivElement | null = null;
@@ -191,6 +259,7 @@ export class ReplayBar extends Widget {
   private _verdict!: HTMLDivElement;
   private _timeline!: HTMLOListElement;
   private _legend!: HTMLDivElement;
+  private _drift!: HTMLDivElement;
 }
 
 /**

@@ -7,13 +7,18 @@ import type { Cell, ICodeCellModel } from '@jupyterlab/cells';
 import type { CodeMirrorEditor } from '@jupyterlab/codemirror';
 import type { NotebookPanel } from '@jupyterlab/notebook';
 import type { IOutput } from '@jupyterlab/nbformat';
+import type { Kernel } from '@jupyterlab/services';
 import type { ISignal } from '@lumino/signaling';
 import { Signal } from '@lumino/signaling';
 
 import { dirname, relative } from '../casebook/paths';
-import { PlanRunner } from '../kernel/runner';
+import { PlanRunner, replaceableKernel } from '../kernel/runner';
 import type { IRunResult, RunnerEvent } from '../kernel/runner';
 import { chdirCode } from '../kernel/snippets';
+import { compareEnvironment } from '../kernel/drift';
+import type { IDriftReport } from '../kernel/drift';
+import { BENCHMARK_PINS } from '../kernel/pins';
+import { probeEnvironment } from '../kernel/probe';
 import type { IStoredStep, IWorkingCopyMeta } from '../model/workingCopy';
 import { readWorkingCopyMeta } from '../model/workingCopy';
 import { compareCrash } from '../replay/plan';
@@ -69,6 +74,7 @@ export class ReplayController {
    * Bind to a notebook panel holding a working copy.
    */
   constructor(options: ReplayController.IOptions) {
+    this._options = options;
     this._panel = options.panel;
     this._timeoutMs = options.timeoutMs;
     this._trans = options.trans;
@@ -84,6 +90,17 @@ export class ReplayController {
           )
         )
       : Private.freshState(null, 'idle', [], '');
+    // Say which library versions differ from the benchmark as soon as the
+    // case's kernel is there, and again whenever the kernel changes.
+    const sessionContext = this._panel.sessionContext;
+    sessionContext.kernelChanged.connect(
+      () => void this.checkEnvironment(),
+      this
+    );
+    void sessionContext.ready.then(
+      () => this.checkEnvironment(),
+      () => undefined
+    );
   }
 
   /** Emitted when the state changes. */
@@ -103,9 +120,9 @@ export class ReplayController {
     });
   }
 
-  /** Whether a replay is running. */
+  /** Whether a replay is running (or starting). */
   get isRunning(): boolean {
-    return this._runner?.isRunning ?? this._starting;
+    return this._busy;
   }
 
   /** Per-cell timeout in ms. */
@@ -121,7 +138,18 @@ export class ReplayController {
    * `top-to-bottom` the document.
    */
   async replay(kind: IReplayPlan['kind']): Promise<IRunResult | null> {
-    if (this.isRunning) {
+    if (this._busy) {
+      // A second press while one runs: refused, the running one goes on.
+      this._set({
+        message: this._trans.__(
+          'A replay is already running; wait for it to finish or press Interrupt.'
+        )
+      });
+      return null;
+    }
+    const blocked = this._options.blockedBy?.() ?? null;
+    if (blocked) {
+      this._set({ message: blocked });
       return null;
     }
     const meta = this.meta;
@@ -133,7 +161,19 @@ export class ReplayController {
       });
       return null;
     }
-    this._starting = true;
+    this._busy = true;
+    try {
+      return await this._replay(kind, meta);
+    } finally {
+      this._busy = false;
+      this._stateChanged.emit(this._state);
+    }
+  }
+
+  private async _replay(
+    kind: IReplayPlan['kind'],
+    meta: IWorkingCopyMeta
+  ): Promise<IRunResult | null> {
     const stored =
       kind === 'recorded' ? meta.recordedPlan : meta.topToBottomPlan;
     this._set(
@@ -147,14 +187,16 @@ export class ReplayController {
     let result: IRunResult;
     try {
       const kernel = await this._freshKernel();
+      // The fresh kernel's versions, next to the verdict this run will give.
+      await this.checkEnvironment(kernel, 10000);
       this._clearNotebook();
       const { plan, indexOf } = this._buildPlan(stored);
       const runner = new PlanRunner({ kernel, timeoutMs: this._timeoutMs });
       this._runner = runner;
-      this._starting = false;
       runner.event.connect((_, event) => this._onEvent(event, indexOf));
-      const rel =
-        relative(dirname(this._panel.context.path), meta.caseFolder) || '.';
+      const rel = this._kernelStartsAtRoot()
+        ? meta.caseFolder || '.'
+        : relative(dirname(this._panel.context.path), meta.caseFolder) || '.';
       this._set({
         phase: 'running',
         message:
@@ -170,7 +212,6 @@ export class ReplayController {
       });
       result = await runner.run(plan, { setupCode: chdirCode(rel) });
     } catch (reason) {
-      this._starting = false;
       this._runner = null;
       this._set({
         phase: 'finished',
@@ -184,6 +225,52 @@ export class ReplayController {
     this._finish(kind, meta, result);
     await this._panel.context.save().catch(() => undefined);
     return result;
+  }
+
+  /** The kernel's differences from the benchmark pins (null until probed). */
+  get drift(): IDriftReport | null {
+    return this._drift;
+  }
+
+  /** Why the last environment probe failed, or null. */
+  get driftError(): string | null {
+    return this._driftError;
+  }
+
+  /** Emitted when the environment has been probed. */
+  get driftChanged(): ISignal<this, IDriftReport | null> {
+    return this._driftChanged;
+  }
+
+  /**
+   * Ask the kernel (default: the notebook's) for its library versions and
+   * compare them with the benchmark pins; only the latest probe counts.
+   */
+  async checkEnvironment(
+    kernel?: Kernel.IKernelConnection | null,
+    timeoutMs = 30000
+  ): Promise<IDriftReport | null> {
+    const target = kernel ?? this._panel.sessionContext.session?.kernel;
+    if (!target || !this.meta) {
+      return null;
+    }
+    const seq = ++this._driftSeq;
+    let report: IDriftReport | null = null;
+    let error: string | null = null;
+    try {
+      const probe = await probeEnvironment(target, BENCHMARK_PINS, {
+        timeoutMs
+      });
+      report = compareEnvironment(probe, BENCHMARK_PINS);
+    } catch (reason) {
+      error = (reason as Error).message;
+    }
+    if (seq === this._driftSeq) {
+      this._drift = report;
+      this._driftError = error;
+      this._driftChanged.emit(report);
+    }
+    return report;
   }
 
   /** Interrupt the running replay. */
@@ -201,17 +288,27 @@ export class ReplayController {
     const context = this._panel.sessionContext;
     await context.ready;
     let kernel = context.session?.kernel;
+    const name = kernel?.name;
+    if (kernel && (await replaceableKernel(kernel))) {
+      // Shut down from another tab: the session went with it, so drop the
+      // stale connection and start a new session for this notebook.
+      context.session?.dispose();
+      kernel = null;
+    }
     if (!kernel) {
-      await context.startKernel();
+      if (name) {
+        await context.changeKernel({ name });
+      } else {
+        await context.startKernel();
+      }
       kernel = context.session?.kernel;
+    } else if (kernel.status !== 'starting' && kernel.status !== 'unknown') {
+      await kernel.restart();
     }
     if (!kernel) {
       throw new Error(
         this._trans.__('no kernel is available for this notebook')
       );
-    }
-    if (kernel.status !== 'starting' && kernel.status !== 'unknown') {
-      await kernel.restart();
     }
     return kernel;
   }
@@ -302,6 +399,9 @@ export class ReplayController {
         break;
       case 'output':
         model?.outputs.add(event.output as unknown as IOutput);
+        break;
+      case 'clear-output':
+        model?.outputs.clear();
         break;
       case 'step-finished':
         states[storedIndex] = 'done';
@@ -398,10 +498,16 @@ export class ReplayController {
           result.steps.length
         );
       }
-    } else if (kind === 'top-to-bottom') {
-      message = trans.__('Top to bottom: %1', result.message);
+    } else {
+      message = this._stopMessage(result, crashCell) ?? result.message;
+      if (kind === 'top-to-bottom') {
+        message = trans.__('Top to bottom: %1', message);
+      }
     }
-    const states = [...this._state.stepStates];
+    // The step a dead, deaf or timed-out kernel was running did not finish.
+    const states = this._state.stepStates.map((s): StepState =>
+      s === 'running' ? 'error' : s
+    );
     this._set({
       phase: 'finished',
       result,
@@ -413,6 +519,89 @@ export class ReplayController {
       stepStates: states,
       current: null
     });
+  }
+
+  /**
+   * A translated sentence for a run stopped by the kernel, a timeout or an
+   * interrupt, naming the cell (1-based, document order) and what to do.
+   */
+  private _stopMessage(result: IRunResult, cell: number | null): string | null {
+    const trans = this._trans;
+    const n = cell ?? 0;
+    const seconds = Math.round(this._timeoutMs / 100) / 10;
+    switch (result.kernelFate) {
+      case 'died':
+        return trans.__(
+          'The kernel died while running cell %1; its state is lost. Press Replay to run again in a fresh kernel.',
+          n
+        );
+      case 'restarted':
+        return trans.__(
+          'The kernel was restarted while running cell %1; its state is lost. Press Replay to run again.',
+          n
+        );
+      case 'shut-down':
+        return trans.__(
+          'The kernel was shut down while running cell %1. Press Replay to start a new kernel and run again.',
+          n
+        );
+      case 'lost':
+        return trans.__(
+          'The connection to the kernel was lost while running cell %1. Check that the server is running, then press Replay.',
+          n
+        );
+      case 'unresponsive':
+        return result.status === 'timeout'
+          ? trans.__(
+              'Cell %1 ran longer than %2 s and the kernel did not respond to the interrupt, so the replay gave up on it. Press Replay to restart the kernel.',
+              n,
+              seconds
+            )
+          : trans.__(
+              'The kernel did not respond to the interrupt of cell %1, so the replay gave up on it. Press Replay to restart the kernel.',
+              n
+            );
+      case undefined:
+      default:
+        break;
+    }
+    switch (result.status) {
+      case 'timeout':
+        return trans.__(
+          'Cell %1 ran longer than %2 s and was interrupted (the per-cell timeout is a JunoBench replay setting).',
+          n,
+          seconds
+        );
+      case 'interrupted':
+        return cell !== null
+          ? trans.__('The replay was interrupted in cell %1.', n)
+          : trans.__('The replay was interrupted.');
+      case 'cancelled':
+        // The runner's sentence carries the reason (e.g. failed set-up code).
+        return null;
+      case 'kernel-died':
+        return trans.__(
+          'The kernel stopped during the replay. Press Replay to run again.'
+        );
+      case 'completed':
+      case 'crashed':
+      default:
+        return null;
+    }
+  }
+
+  /**
+   * Whether the probed kernel started outside the notebook's folder: a Kernel
+   * Gateway starts kernels in its own working directory, which must then be
+   * the server root (docs/environment.md).
+   */
+  private _kernelStartsAtRoot(): boolean {
+    const cwd = this._drift?.cwd.replace(/\\/g, '/').replace(/\/+$/, '');
+    const dir = dirname(this._panel.context.path);
+    if (!cwd || !dir) {
+      return false;
+    }
+    return cwd !== dir && !cwd.endsWith(`/${dir}`);
   }
 
   private _markLine(widget: Cell, line: number | null): void {
@@ -442,9 +631,14 @@ export class ReplayController {
   private _timeoutMs: number;
   private _trans: ReplayController.ITrans;
   private _runner: PlanRunner | null = null;
-  private _starting = false;
+  private _busy = false;
+  private _options: ReplayController.IOptions;
   private _state: IReplayState;
   private _stateChanged = new Signal<this, IReplayState>(this);
+  private _drift: IDriftReport | null = null;
+  private _driftError: string | null = null;
+  private _driftSeq = 0;
+  private _driftChanged = new Signal<this, IDriftReport | null>(this);
 }
 
 /**
@@ -464,6 +658,11 @@ export namespace ReplayController {
     timeoutMs: number;
     /** Translation bundle. */
     trans: ITrans;
+    /**
+     * Why a replay cannot start now (e.g. a check of this copy is running),
+     * or null when it can.
+     */
+    blockedBy?: () => string | null;
   }
 }
 

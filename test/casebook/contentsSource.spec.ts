@@ -28,7 +28,13 @@ function toBase64(bytes: Uint8Array): string {
  * The parts of Contents.IManager the source uses, over a map of server paths.
  */
 class FakeContents {
-  constructor(files: Record<string, ArrayBuffer | string>) {
+  /**
+   * Serve `files`; `sizes` overrides the size the server reports for a path.
+   */
+  constructor(
+    files: Record<string, ArrayBuffer | string>,
+    private readonly sizes: Record<string, number> = {}
+  ) {
     this.nodes.set('', { type: 'directory' });
     for (const [path, content] of Object.entries(files)) {
       const bytes =
@@ -72,7 +78,8 @@ class FakeContents {
               ? 'directory'
               : child.endsWith('.ipynb')
                 ? 'notebook'
-                : 'file'
+                : 'file',
+          size: this.sizeOf(child, n)
         }));
       return { name, path, type: 'directory', content, format: 'json' };
     }
@@ -90,7 +97,23 @@ class FakeContents {
         format: 'text'
       };
     }
-    return { name, path, type: 'file', content: null, format: null };
+    return {
+      name,
+      path,
+      type: 'file',
+      content: null,
+      format: null,
+      size: this.sizeOf(path, node) ?? undefined
+    };
+  }
+
+  /**
+   * The size the server reports: null for folders, as Jupyter Server does.
+   */
+  private sizeOf(path: string, node: Node): number | null {
+    return node.type === 'file'
+      ? (this.sizes[path] ?? node.bytes.byteLength)
+      : null;
   }
 
   private readonly nodes = new Map<string, Node>();
@@ -99,9 +122,10 @@ class FakeContents {
 /** A source over a fake holding `files`. */
 function sourceOver(
   files: Record<string, ArrayBuffer | string>,
-  root = 'course/junobench'
+  root = 'course/junobench',
+  sizes: Record<string, number> = {}
 ): { source: ContentsCasebookSource; fake: FakeContents } {
-  const fake = new FakeContents(files);
+  const fake = new FakeContents(files, sizes);
   const source = new ContentsCasebookSource({
     contents: fake as unknown as Contents.IManager,
     root
@@ -117,7 +141,7 @@ describe('ContentsCasebookSource', () => {
     });
     expect(source.rootName).toBe('junobench');
     expect(await source.list('benchmark/pandas_1')).toEqual([
-      { name: 'pandas_1_reproduced.ipynb', type: 'file' },
+      { name: 'pandas_1_reproduced.ipynb', type: 'file', size: 2 },
       { name: 'data', type: 'directory' }
     ]);
     expect(await source.list('benchmark/missing')).toBeNull();
@@ -178,7 +202,9 @@ describe('ContentsCasebookSource', () => {
   it('works at the server root', async () => {
     const { source } = sourceOver({ 'a.txt': 'x' }, '');
     expect(source.rootName).toBe('/');
-    expect(await source.list('')).toEqual([{ name: 'a.txt', type: 'file' }]);
+    expect(await source.list('')).toEqual([
+      { name: 'a.txt', type: 'file', size: 1 }
+    ]);
     expect(await source.readText('a.txt')).toBe('x');
   });
 
@@ -200,5 +226,41 @@ describe('ContentsCasebookSource', () => {
       ['pandas_1', []],
       ['torch_2', ['case folder not found']]
     ]);
+  });
+
+  it('tells a size from a request without content', async () => {
+    const { source, fake } = sourceOver(
+      { 'course/junobench/big.ipynb': '{}' },
+      'course/junobench',
+      { 'course/junobench/big.ipynb': 100 * 1024 * 1024 }
+    );
+    expect(await source.size('big.ipynb')).toBe(100 * 1024 * 1024);
+    expect(fake.calls).toEqual([
+      ['course/junobench/big.ipynb', { content: false }]
+    ]);
+    await expect(source.size('../outside.ipynb')).rejects.toThrow(
+      /Unsafe path/
+    );
+  });
+
+  it('lets the loader refuse a 100 MB notebook from the listing alone', async () => {
+    const files: Record<string, ArrayBuffer | string> = {
+      'course/junobench/benchmark_desc.xlsx': descriptorXlsx([
+        descRow('pandas_1')
+      ])
+    };
+    for (const [path, content] of Object.entries(caseFolder('pandas_1'))) {
+      files[`course/junobench/${path}`] = content;
+    }
+    const big = 'course/junobench/benchmark/pandas_1/pandas_1_reproduced.ipynb';
+    const { source, fake } = sourceOver(files, 'course/junobench', {
+      [big]: 100 * 1024 * 1024
+    });
+    const casebook = await loadCasebook(source);
+    expect(casebook.cases[0].files.reproduced).toBe(false);
+    expect(casebook.cases[0].problems).toEqual([
+      'benchmark/pandas_1/pandas_1_reproduced.ipynb is 100.0 MB, over the limit of 50.0 MB; it will not be opened'
+    ]);
+    expect(fake.calls.map(([path]) => path)).not.toContain(big);
   });
 });

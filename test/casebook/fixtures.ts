@@ -3,7 +3,7 @@
  */
 
 import { makeXlsx } from './xlsx';
-import type { TestCell } from './xlsx';
+import type { IXlsxOptions, TestCell } from './xlsx';
 
 /** The real descriptor's header row. */
 export const HEADER = [
@@ -60,9 +60,10 @@ export function descRow(
 export function descriptorXlsx(
   rows: TestCell[][],
   header: string[] = HEADER,
-  sheet = 'Sheet1'
+  sheet = 'Sheet1',
+  options: IXlsxOptions = {}
 ): ArrayBuffer {
-  return makeXlsx([{ name: sheet, rows: [header, ...rows] }]);
+  return makeXlsx([{ name: sheet, rows: [header, ...rows] }], options);
 }
 
 /**
@@ -70,24 +71,28 @@ export function descriptorXlsx(
  */
 export function diagnosesXlsx(
   rows: [string, string | null][],
-  sheet = 'Ground_truth'
+  sheet = 'Ground_truth',
+  options: IXlsxOptions = {}
 ): ArrayBuffer {
-  return makeXlsx([
-    {
-      name: sheet,
-      rows: [
-        ['library', 'instance', 'detection', 'diagnosis', 'runinfo_help'],
-        ...rows.map(([instance, diagnosis]): TestCell[] => [
-          instance.replace(/_\d+.*$/, ''),
-          instance,
-          diagnosis !== null,
-          diagnosis,
-          'None'
-        ])
-      ]
-    },
-    { name: 'Config', rows: [['Jose_validation'], ['Agree']] }
-  ]);
+  return makeXlsx(
+    [
+      {
+        name: sheet,
+        rows: [
+          ['library', 'instance', 'detection', 'diagnosis', 'runinfo_help'],
+          ...rows.map(([instance, diagnosis]): TestCell[] => [
+            instance.replace(/_\d+.*$/, ''),
+            instance,
+            diagnosis !== null,
+            diagnosis,
+            'None'
+          ])
+        ]
+      },
+      { name: 'Config', rows: [['Jose_validation'], ['Agree']] }
+    ],
+    options
+  );
 }
 
 /**

@@ -9,40 +9,51 @@ import type { ICasebookSource, ISourceEntry } from '../../src/casebook';
  */
 export class MemoryCasebookSource implements ICasebookSource {
   /**
-   * Create a source from `path -> content` (strings are stored as UTF-8).
+   * Create a source from `path -> content` (strings are stored as UTF-8);
+   * `sizes` overrides the size reported for a path, so that a huge file can be
+   * pretended without allocating it.
    */
   constructor(
     files: Record<string, ArrayBuffer | string>,
-    readonly rootName = 'memory-casebook'
+    readonly rootName = 'memory-casebook',
+    private readonly sizes: Record<string, number> = {}
   ) {
     for (const [path, content] of Object.entries(files)) {
-      this.files.set(
-        path,
+      const bytes =
         typeof content === 'string'
           ? (new TextEncoder().encode(content).buffer as ArrayBuffer)
-          : content
-      );
+          : content;
+      this.files.set(path, bytes);
+      // Index every folder on the way, so that listing is not a scan of all files.
+      const parts = path.split('/');
+      for (let i = 0; i < parts.length; i++) {
+        const dir = parts.slice(0, i).join('/');
+        const type = i === parts.length - 1 ? 'file' : 'directory';
+        let children = this.dirs.get(dir);
+        if (!children) {
+          children = new Map();
+          this.dirs.set(dir, children);
+        }
+        children.set(parts[i], type);
+      }
     }
   }
 
-  /** Every path passed to list/readBinary/readText, in order. */
+  /** Every path passed to list/readBinary/readText/size, in order. */
   readonly requested: string[] = [];
 
   async list(path: string): Promise<ISourceEntry[] | null> {
     this.requested.push(path);
-    const prefix = path === '' ? '' : `${path}/`;
-    const entries = new Map<string, ISourceEntry['type']>();
-    for (const file of this.files.keys()) {
-      if (!file.startsWith(prefix)) {
-        continue;
-      }
-      const rest = file.slice(prefix.length).split('/');
-      entries.set(rest[0], rest.length > 1 ? 'directory' : 'file');
-    }
-    if (entries.size === 0) {
+    const children = this.dirs.get(path);
+    if (!children) {
       return null;
     }
-    return [...entries].map(([name, type]) => ({ name, type }));
+    const prefix = path === '' ? '' : `${path}/`;
+    return [...children].map(([name, type]) =>
+      type === 'file'
+        ? { name, type, size: this.sizeOf(`${prefix}${name}`) }
+        : { name, type }
+    );
   }
 
   async readBinary(path: string): Promise<ArrayBuffer> {
@@ -58,5 +69,18 @@ export class MemoryCasebookSource implements ICasebookSource {
     return new TextDecoder().decode(await this.readBinary(path));
   }
 
+  async size(path: string): Promise<number | null> {
+    this.requested.push(path);
+    return this.files.has(path) ? this.sizeOf(path) : null;
+  }
+
+  /**
+   * The size reported for a file: the override, else its byte length.
+   */
+  private sizeOf(path: string): number {
+    return this.sizes[path] ?? this.files.get(path)?.byteLength ?? 0;
+  }
+
   private readonly files = new Map<string, ArrayBuffer>();
+  private readonly dirs = new Map<string, Map<string, ISourceEntry['type']>>();
 }

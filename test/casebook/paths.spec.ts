@@ -7,6 +7,7 @@ import {
   dirname,
   isSafeName,
   joinSafe,
+  nameProblem,
   normalize,
   relative
 } from '../../src/casebook';
@@ -28,6 +29,30 @@ describe('isSafeName', () => {
     ['x'.repeat(256), false]
   ])('%j is safe: %p', (name, safe) => {
     expect(isSafeName(name)).toBe(safe);
+  });
+});
+
+describe('nameProblem', () => {
+  it.each([
+    ['pandas_3', null],
+    ['', 'is empty'],
+    ['x'.repeat(256), 'is longer than 255 characters'],
+    ['pandas\0_3', 'contains a NUL byte'],
+    ['/etc/passwd', 'is an absolute path'],
+    ['C:\\Windows', 'is an absolute path'],
+    ['..\\..\\etc', 'contains a backslash'],
+    ['../../etc', 'has a ".." segment'],
+    ['..', 'has a ".." segment'],
+    ['pandas_3/..', 'has a ".." segment'],
+    ['benchmark/pandas_3', 'contains "/"'],
+    ['.', 'is "."'],
+    ['a..b', 'contains ".."'],
+    ['my case', 'contains the character " "'],
+    ['pandas_3\n', 'contains the character "\\n"'],
+    ['\u001b[31mred', 'contains the character "\\u001b"']
+  ])('%j: %p', (name, problem) => {
+    expect(nameProblem(name)).toBe(problem);
+    expect(isSafeName(name)).toBe(problem === null);
   });
 });
 

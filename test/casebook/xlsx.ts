@@ -15,10 +15,23 @@ export interface ITestSheet {
   rows: TestCell[][];
 }
 
+/** How to write a workbook. */
+export interface IXlsxOptions {
+  /**
+   * Store the parts uncompressed. Needed for big workbooks under Jest: the
+   * reader inflates parts over 512 KB in a Web Worker, which jsdom lacks
+   * (browsers have it, and Node's build uses worker_threads).
+   */
+  store?: boolean;
+}
+
 /**
  * Build the bytes of an .xlsx workbook holding the given sheets.
  */
-export function makeXlsx(sheets: ITestSheet[]): ArrayBuffer {
+export function makeXlsx(
+  sheets: ITestSheet[],
+  options: IXlsxOptions = {}
+): ArrayBuffer {
   const files: Record<string, Uint8Array> = {
     '[Content_Types].xml': strToU8(
       xml(
@@ -70,7 +83,7 @@ export function makeXlsx(sheets: ITestSheet[]): ArrayBuffer {
   sheets.forEach((sheet, i) => {
     files[`xl/worksheets/sheet${i + 1}.xml`] = strToU8(sheetXml(sheet.rows));
   });
-  const zipped = zipSync(files);
+  const zipped = zipSync(files, { level: options.store ? 0 : 6 });
   return zipped.buffer.slice(
     zipped.byteOffset,
     zipped.byteOffset + zipped.byteLength

@@ -1,6 +1,8 @@
 /**
  * `junobench verify` against a real Jupyter server started on loopback.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
 import * as path from 'path';
 
 import { main } from '../../src/cli/main';
@@ -70,6 +72,51 @@ describe('junobench verify', () => {
     expect(code).toBe(0);
     expect(out.some(l => /^pandas_1\s+pass\s+pass\s+pass/.test(l))).toBe(true);
     expect(out[out.length - 1]).toBe('1 passed, 0 failed');
+  });
+
+  it('says once per run which library versions differ from the benchmark pins, in text and JSON', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'junobench-verify-'));
+    const jsonFile = path.join(dir, 'verify.json');
+    const out: string[] = [];
+    const log = jest
+      .spyOn(console, 'log')
+      .mockImplementation((...a) => void out.push(a.join(' ')));
+    let code: number;
+    try {
+      code = await main([
+        'verify',
+        DEMO,
+        '--cases',
+        'numpy_1',
+        '--server',
+        server.url,
+        '--token',
+        server.token,
+        '--server-root',
+        ROOT,
+        '--json',
+        jsonFile
+      ]);
+    } finally {
+      log.mockRestore();
+    }
+    expect(code).toBe(0);
+    const lines = out.filter(l => l.startsWith('environment:'));
+    // The test environment is not the benchmark's (scikit-learn is not 1.2.2,
+    // the deep-learning libraries are absent): one line lists the differences.
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^environment: \d+ librar(y differs|ies differ) from the benchmark pins: [\w-]+ (\S+|not installed) \(pinned [\d.]+(, local substitute)?\)(, [\w-]+ (\S+|not installed) \(pinned [\d.]+(, local substitute)?\))*(; Python \S+ \(pinned 3\.10(, local substitute)?\))?$/
+    );
+    const json = JSON.parse(readFileSync(jsonFile, 'utf8'));
+    rmSync(dir, { recursive: true, force: true });
+    expect(json.environment.summary).toBe(lines[0]);
+    expect(json.environment.kernelCwd).toBe('notebook-folder');
+    expect(json.environment.probe.prefix).toBeTruthy();
+    expect(json.environment.probe.versions.numpy).toMatch(/^\d+\./);
+    const n = Number(/^environment: (\d+)/.exec(lines[0])![1]);
+    expect(json.environment.drift.differences).toHaveLength(n);
+    expect(json.reports[0].verdict).toBe('pass');
   });
 
   it('rejects an unknown case name', async () => {

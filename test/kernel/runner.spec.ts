@@ -1,7 +1,11 @@
 /**
  * The kernel runner against a real Jupyter server and a real Python kernel.
  */
-import { KernelManager, ServerConnection } from '@jupyterlab/services';
+import {
+  KernelAPI,
+  KernelManager,
+  ServerConnection
+} from '@jupyterlab/services';
 import type { Kernel } from '@jupyterlab/services';
 import { JupyterServer } from '@jupyterlab/testing';
 
@@ -39,7 +43,14 @@ describe('PlanRunner', () => {
 
   beforeAll(async () => {
     // CI runs as root; Jupyter refuses that unless told.
-    await server.start({ configData: { ServerApp: { allow_root: true } } });
+    await server.start({
+      configData: {
+        ServerApp: { allow_root: true },
+        // No IOPub rate limit, so a huge print reaches the runner whole (the
+        // default limit would drop it at the server before the cap is met).
+        ZMQChannelsWebsocketConnection: { iopub_data_rate_limit: 0 }
+      }
+    });
     manager = new KernelManager({
       serverSettings: ServerConnection.makeSettings()
     });
@@ -153,8 +164,9 @@ describe('PlanRunner', () => {
       plainPlan(['x = 1', 'import os\nos._exit(1)', 'y = 2'])
     );
     expect(result.status).toBe('kernel-died');
+    expect(result.kernelFate).toBe('died');
     expect(result.failedIndex).toBe(1);
-    expect(result.message).toMatch(/kernel/i);
+    expect(result.message).toContain('The kernel died while running cell 2');
   });
 
   it('refuses a second run while one is running', async () => {
@@ -164,6 +176,18 @@ describe('PlanRunner', () => {
       /already running/
     );
     expect((await first).status).toBe('completed');
+  });
+
+  it('runs again right after a restart (Replay pressed again)', async () => {
+    const first = await new PlanRunner({ kernel }).run(plainPlan(['x = 1']));
+    expect(first.status).toBe('completed');
+    await kernel.restart();
+    const again = await new PlanRunner({ kernel }).run(
+      plainPlan(['print("x" in dir())']),
+      { setupCode: 'import os' }
+    );
+    expect(again.message).toBe('All 1 cells ran without error.');
+    expect(String(again.steps[0].outputs[0].text)).toBe('False\n');
   });
 
   it('runs set-up code silently first', async () => {
@@ -176,5 +200,136 @@ describe('PlanRunner', () => {
     expect(result.status).toBe('completed');
     expect(result.steps[0].executionCount).toBe(1);
     expect(String(result.steps[0].outputs[0].text)).toBe('set\n');
+  });
+
+  it('reports a kernel shut down from elsewhere within seconds', async () => {
+    const runner = new PlanRunner({ kernel });
+    runner.event.connect((_, e) => {
+      if (e.type === 'step-started' && e.index === 1) {
+        // Another client (a second tab, the Running panel) deletes it by REST.
+        setTimeout(
+          () => void KernelAPI.shutdownKernel(kernel.id, kernel.serverSettings),
+          500
+        );
+      }
+    });
+    const result = await runner.run(
+      plainPlan(['x = 1', 'import time\ntime.sleep(60)', 'y = 2'])
+    );
+    expect(result.status).toBe('kernel-died');
+    expect(result.kernelFate).toBe('shut-down');
+    expect(result.failedIndex).toBe(1);
+    expect(result.message).toMatch(/shut down/);
+    expect(result.durationMs).toBeLessThan(20000);
+  });
+
+  it('reports a kernel shut down from this page (Running panel)', async () => {
+    const runner = new PlanRunner({ kernel });
+    runner.event.connect((_, e) => {
+      if (e.type === 'step-started') {
+        setTimeout(() => void manager.shutdown(kernel.id), 500);
+      }
+    });
+    const result = await runner.run(plainPlan(['import time\ntime.sleep(60)']));
+    expect(result.status).toBe('kernel-died');
+    expect(result.kernelFate).toBe('shut-down');
+    expect(result.message).toContain(
+      'The kernel was shut down while running cell 1'
+    );
+  });
+
+  it('reports a kernel restarted from this page', async () => {
+    const runner = new PlanRunner({ kernel });
+    runner.event.connect((_, e) => {
+      if (e.type === 'step-started') {
+        setTimeout(() => void kernel.restart(), 500);
+      }
+    });
+    const result = await runner.run(plainPlan(['import time\ntime.sleep(60)']));
+    expect(result.status).toBe('kernel-died');
+    expect(result.kernelFate).toBe('restarted');
+  });
+
+  it('reports a kernel restarted from elsewhere', async () => {
+    const runner = new PlanRunner({ kernel });
+    runner.event.connect((_, e) => {
+      if (e.type === 'step-started' && e.index === 1) {
+        setTimeout(
+          () => void KernelAPI.restartKernel(kernel.id, kernel.serverSettings),
+          500
+        );
+      }
+    });
+    const result = await runner.run(
+      plainPlan(['x = 1', 'import time\ntime.sleep(60)', 'y = 2'])
+    );
+    expect(result.status).toBe('kernel-died');
+    expect(result.kernelFate).toBe('restarted');
+    expect(result.failedIndex).toBe(1);
+    expect(result.message).toMatch(/restarted/);
+    expect(result.durationMs).toBeLessThan(20000);
+  });
+
+  it('gives up on a cell that ignores the interrupt after the timeout', async () => {
+    const runner = new PlanRunner({
+      kernel,
+      timeoutMs: 1000,
+      interruptGraceMs: 1000
+    });
+    const result = await runner.run(
+      plainPlan([
+        'import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\ntime.sleep(60)',
+        'after = 1'
+      ])
+    );
+    expect(result.status).toBe('timeout');
+    expect(result.kernelFate).toBe('unresponsive');
+    expect(result.failedIndex).toBe(0);
+    expect(result.steps).toHaveLength(1);
+    expect(result.message).toMatch(/did not respond to the interrupt/);
+    expect(result.durationMs).toBeLessThan(15000);
+  });
+
+  it('gives up on a user interrupt the kernel ignores', async () => {
+    const runner = new PlanRunner({ kernel, interruptGraceMs: 1000 });
+    runner.event.connect((_, e) => {
+      if (e.type === 'step-started') {
+        setTimeout(() => void runner.interrupt(), 1000);
+      }
+    });
+    const result = await runner.run(
+      plainPlan([
+        'import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\ntime.sleep(60)'
+      ])
+    );
+    expect(result.status).toBe('interrupted');
+    expect(result.kernelFate).toBe('unresponsive');
+    expect(result.message).toMatch(/did not respond to the interrupt/);
+    expect(result.durationMs).toBeLessThan(15000);
+  });
+
+  it('keeps only a capped part of a 50 MB print', async () => {
+    const runner = new PlanRunner({ kernel });
+    let shown = 0;
+    runner.event.connect((_, e) => {
+      if (e.type === 'output') {
+        shown += JSON.stringify(e.output).length;
+      }
+    });
+    const result = await runner.run(
+      plainPlan(["print('x' * 50_000_000)", 'done = 1'])
+    );
+    expect(result.status).toBe('completed');
+    const outputs = result.steps[0].outputs;
+    const text = outputs
+      .filter(o => o.output_type === 'stream')
+      .map(o => String(o.text))
+      .join('');
+    expect(text.length).toBeLessThan(2_000_000);
+    expect(text).toContain('x'.repeat(1000));
+    expect(text).toMatch(
+      /\[output truncated by JunoBench: 4\d\.\d MB not shown\]/
+    );
+    expect(shown).toBeLessThan(2_000_000);
   });
 });

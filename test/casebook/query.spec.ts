@@ -1,0 +1,109 @@
+/**
+ * `queryCases`: the list and the facet counts in one pass, equal to
+ * `filterCases` and `facetCounts` run apart.
+ */
+
+import {
+  emptyQuery,
+  facetCounts,
+  filterCases,
+  libraryOf,
+  queryCases
+} from '../../src/casebook';
+import type { ICase, ICaseQuery } from '../../src/casebook';
+
+const LIBRARIES = ['pandas', 'torch', 'numpy', 'NBspecific', 'seaborn'];
+const TYPES = ['key error', 'value error', 'tensor shape mismatch', ''];
+const CAUSES = ['API misuse', 'data confusion', 'NB specific'];
+const STAGES = ['training', 'data preparation', 'evaluation/prediction'];
+const ENAMES = ['valueerror', 'keyerror', 'typeerror'];
+const STATUSES = ['not-started', 'attempted', 'solved'];
+
+let seed = 777;
+function next(n: number): number {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed % n;
+}
+
+function makeCase(i: number): ICase {
+  const name = `${LIBRARIES[next(LIBRARIES.length)]}_${i}`;
+  const library = libraryOf(name);
+  const rootCause = CAUSES[next(CAUSES.length)];
+  return {
+    name,
+    eid: '',
+    ename: ENAMES[next(ENAMES.length)],
+    evalue: `message ${next(50)}`,
+    traceback: [],
+    rootCause,
+    crashType: TYPES[next(TYPES.length)],
+    pipelineStage: STAGES[next(STAGES.length)],
+    mlBug: 'ML bug',
+    datasets: [],
+    notebookUrl: '',
+    row: i,
+    library,
+    notebookSpecific: library === 'NBspecific' || rootCause === 'NB specific',
+    diagnosis: null,
+    files: {
+      folder: null,
+      original: false,
+      reproduced: false,
+      fixed: false,
+      readme: false,
+      data: []
+    },
+    problems: []
+  };
+}
+
+const BIG = Array.from({ length: 10000 }, (_, i) => makeCase(i));
+const STATUS = new Map(BIG.map(c => [c.name, STATUSES[next(STATUSES.length)]]));
+const statusOf = (name: string): string => STATUS.get(name) ?? 'not-started';
+
+describe('queryCases', () => {
+  it.each<[string, Partial<ICaseQuery>]>([
+    ['an empty query', {}],
+    ['text', { text: 'KeyError message 4' }],
+    ['a text nothing matches', { text: 'no such words' }],
+    ['facets', { library: ['pandas', 'torch'], pipelineStage: ['training'] }],
+    ['an empty facet value', { crashType: [''] }],
+    ['a selected value no case has', { rootCause: ['nothing like it'] }],
+    [
+      'everything',
+      {
+        text: 'error',
+        crashType: ['value error', 'key error'],
+        rootCause: ['API misuse', 'NB specific'],
+        status: ['solved', 'attempted'],
+        notebookSpecificOnly: true
+      }
+    ]
+  ])('equals filterCases + facetCounts for %s', (_, parts) => {
+    const query = { ...emptyQuery(), ...parts };
+    for (const status of [undefined, statusOf]) {
+      const result = queryCases(BIG, query, status);
+      expect(result.visible).toEqual(filterCases(BIG, query, status));
+      expect(result.facets).toEqual(facetCounts(BIG, query, status));
+    }
+  });
+
+  it('keeps the casebook order and the case objects', () => {
+    const { visible } = queryCases(BIG, { ...emptyQuery(), text: 'torch' });
+    expect(visible.length).toBeGreaterThan(0);
+    expect(visible.every(c => BIG.includes(c))).toBe(true);
+    expect(visible.map(c => c.row)).toEqual(
+      [...visible.map(c => c.row)].sort((a, b) => a - b)
+    );
+  });
+
+  it('sees cases added to a list it has already indexed', () => {
+    const list = BIG.slice(0, 100);
+    const before = queryCases(list, { ...emptyQuery(), text: 'zzz-added' });
+    expect(before.visible).toEqual([]);
+    list.push({ ...BIG[0], name: 'pandas_zzz-added', library: 'pandas' });
+    const after = queryCases(list, { ...emptyQuery(), text: 'zzz-added' });
+    expect(after.visible.map(c => c.name)).toEqual(['pandas_zzz-added']);
+    expect(after.facets.library).toEqual([{ value: 'pandas', count: 1 }]);
+  });
+});

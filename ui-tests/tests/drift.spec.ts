@@ -1,0 +1,38 @@
+/**
+ * The replay bar says which library versions of the case's kernel differ
+ * from the JunoBench benchmark pins, on a line of its own.
+ */
+import { expect, test } from '@jupyterlab/galata';
+import { openDemoPanel, SLOW } from './junobench';
+
+const CASE = 'numpy_1';
+
+test('the replay bar lists the kernel versions that differ from the benchmark pins', async ({
+  page
+}) => {
+  const { panel } = await openDemoPanel(page);
+  await panel.getByRole('button', { name: `Open case ${CASE}` }).click();
+  const notebook = page
+    .locator('#jp-main-dock-panel .jp-NotebookPanel')
+    .filter({ visible: true });
+  await expect(notebook).toHaveCount(1, { timeout: SLOW });
+  const replayBar = notebook.locator('.jp-Junobench-replayBar');
+  const drift = replayBar.getByRole('note', {
+    name: 'Environment compared with the benchmark pins'
+  });
+
+  // As soon as the case's kernel is up, without a replay.
+  await expect(drift).toBeVisible({ timeout: SLOW });
+  await expect(drift).toHaveText(
+    /^Environment: (all \d+ pinned libraries match the benchmark\.|\d+ librar(y differs|ies differ) from the benchmark pins: .+\.)( Python \S+ \(benchmark: 3\.10\)\.)?$/
+  );
+  // The test server's Python environment is not the benchmark's: the deep
+  // learning libraries at least are absent or at other versions.
+  await expect(drift).toContainText('(pinned ');
+  const differences = Number(await drift.getAttribute('data-differences'));
+  expect(differences).toBeGreaterThan(0);
+
+  await expect(drift).toHaveAttribute('title', /^Kernel environment: \//);
+  // A line of its own: the replay status and verdict are untouched.
+  await expect(replayBar.getByRole('status')).not.toContainText('Environment');
+});

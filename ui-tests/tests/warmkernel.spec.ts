@@ -1,0 +1,147 @@
+/**
+ * The warm kernel (replay setting `warmKernel`): showing the panel starts a
+ * kernel no session uses; opening a case hands that kernel to the working
+ * copy, a new one is warmed, and the replay still runs in the case folder
+ * (the demo notebooks read data/ relative to it).
+ */
+import { expect, galata, test } from '@jupyterlab/galata';
+import type { APIRequestContext } from '@playwright/test';
+
+import { caseItems, ensureDemoCasebook, openPanel, SLOW } from './junobench';
+
+const CASE = 'numpy_1';
+
+// Real kernel and session REST calls: Galata's tracking proxy answers every
+// kernel POST with 201, so the replay's restart of an idle (warm) kernel,
+// which the server answers with 200, would fail under it.
+test.use({ kernels: null, sessions: null });
+
+interface IKernel {
+  id: string;
+  execution_state: string;
+}
+
+/** Kernels no session uses. */
+async function unclaimed(request: APIRequestContext): Promise<IKernel[]> {
+  const kernels = (await (
+    await request.get('/api/kernels')
+  ).json()) as IKernel[];
+  const sessions = (await (await request.get('/api/sessions')).json()) as {
+    kernel: { id: string } | null;
+  }[];
+  const used = new Set(sessions.map(s => s.kernel?.id));
+  return kernels.filter(k => !used.has(k.id));
+}
+
+test.afterEach(async ({ request }) => {
+  // Shut down what this test started: sessions, then the warm kernel.
+  const sessions = (await (await request.get('/api/sessions')).json()) as {
+    id: string;
+  }[];
+  for (const s of sessions) {
+    await request.delete(`/api/sessions/${s.id}`);
+  }
+  for (const k of await unclaimed(request)) {
+    await request.delete(`/api/kernels/${k.id}`);
+  }
+});
+
+test.describe('warm kernel on', () => {
+  test.use({
+    mockSettings: {
+      ...galata.DEFAULT_SETTINGS,
+      'jupyterlab-junobench:replay': {
+        warmKernel: true,
+        workspaceFolder: 'warm-work'
+      }
+    }
+  });
+
+  test('opening a case takes the warm kernel and the replay reproduces', async ({
+    page,
+    request
+  }) => {
+    await ensureDemoCasebook(page);
+    const panel = await openPanel(page);
+    await expect(caseItems(panel).first()).toBeVisible({ timeout: SLOW });
+    // Showing the panel warmed a kernel.
+    await expect
+      .poll(
+        async () =>
+          (await unclaimed(request)).filter(k => k.execution_state === 'idle')
+            .length,
+        { timeout: SLOW }
+      )
+      .toBe(1);
+    const [warm] = await unclaimed(request);
+
+    await panel
+      .getByRole('button', { name: `Open case ${CASE}`, exact: true })
+      .click();
+    const notebook = page
+      .locator('#jp-main-dock-panel .jp-NotebookPanel')
+      .filter({ visible: true });
+    const bar = notebook.locator('.jp-Junobench-replayBar');
+    const replay = bar.getByRole('button', { name: 'Replay', exact: true });
+    await expect(replay).toBeEnabled({ timeout: SLOW });
+    // The working copy's session runs the warm kernel.
+    await expect
+      .poll(
+        async () => {
+          const sessions = (await (
+            await request.get('/api/sessions')
+          ).json()) as { path: string; kernel: { id: string } }[];
+          return sessions.find(s => s.path.includes(`${CASE}-`))?.kernel.id;
+        },
+        { timeout: SLOW }
+      )
+      .toBe(warm.id);
+    // And the next kernel is warmed.
+    await expect
+      .poll(
+        async () =>
+          (await unclaimed(request)).filter(k => k.id !== warm.id).length,
+        { timeout: SLOW }
+      )
+      .toBe(1);
+
+    await replay.click();
+    // A kernel outside the case folder would fail on data/ with another error.
+    await expect(bar.locator('.jp-Junobench-verdict')).toContainText(
+      'Reproduced as recorded',
+      { timeout: SLOW }
+    );
+  });
+});
+
+test.describe('warm kernel off', () => {
+  test.use({
+    mockSettings: {
+      ...galata.DEFAULT_SETTINGS,
+      'jupyterlab-junobench:replay': {
+        warmKernel: false,
+        workspaceFolder: 'cold-work'
+      }
+    }
+  });
+
+  test('no kernel starts before a case is opened', async ({
+    page,
+    request
+  }) => {
+    await ensureDemoCasebook(page);
+    const panel = await openPanel(page);
+    await expect(caseItems(panel).first()).toBeVisible({ timeout: SLOW });
+    // Five samples a second apart, all without a kernel (one seen spoils it).
+    let zeros = 0;
+    await expect
+      .poll(
+        async () => {
+          zeros = (await unclaimed(request)).length === 0 ? zeros + 1 : -1000;
+          return zeros;
+        },
+        { timeout: 15000, intervals: [1000] }
+      )
+      .toBeGreaterThanOrEqual(5);
+  });
+});
