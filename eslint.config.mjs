@@ -172,7 +172,8 @@ export default defineConfig([
       'src/casebook/**/*.ts',
       'src/replay/**/*.ts',
       'src/verify/**/*.ts',
-      'src/repair/**/*.ts'
+      'src/repair/**/*.ts',
+      'src/workshop/**/*.ts'
     ],
     rules: {
       'no-restricted-imports': layerRule(

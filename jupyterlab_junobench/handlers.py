@@ -13,6 +13,7 @@ from jupyter_server.utils import url_path_join
 from tornado import web
 
 from .casebook import DemoFolderConflict, bundled_casebook, ensure_demo_copy
+from .tree import TreeError, list_tree
 
 if TYPE_CHECKING:
     from tornado.web import Application
@@ -82,6 +83,35 @@ class DemoCasebookHandler(_JunobenchHandler):
     post = get
 
 
+class TreeHandler(_JunobenchHandler):
+    """``GET /junobench/tree?path=<server path>``: a casebook folder, several levels deep."""
+
+    auth_resource = "contents"
+
+    @web.authenticated
+    @authorized("read", resource="contents")
+    async def get(self) -> None:
+        """Return the listing of :func:`list_tree`; 404 when the server has no local root."""
+        manager = self.contents_manager
+        root_dir = getattr(manager, "root_dir", None)
+        if not root_dir or not getattr(manager, "_get_os_path", None):
+            raise web.HTTPError(404, "This server's contents are not on a local disk.")
+        path = self.get_query_argument("path", "")
+        loop = asyncio.get_running_loop()
+        try:
+            tree = await loop.run_in_executor(
+                None,
+                lambda: list_tree(
+                    root_dir, path, allow_hidden=bool(getattr(manager, "allow_hidden", False))
+                ),
+            )
+        except TreeError as err:
+            raise web.HTTPError(400, str(err)) from err
+        except FileNotFoundError as err:
+            raise web.HTTPError(404, str(err)) from err
+        self.finish(json.dumps(tree))
+
+
 def setup_handlers(web_app: Application, extension: JunobenchExtension) -> None:
     """Register the ``junobench/*`` routes under the server's base URL."""
     base_url: str = web_app.settings.get("base_url", "/")
@@ -91,5 +121,6 @@ def setup_handlers(web_app: Application, extension: JunobenchExtension) -> None:
         [
             (url_path_join(base_url, "junobench", "info"), InfoHandler, kwargs),
             (url_path_join(base_url, "junobench", "demo-casebook"), DemoCasebookHandler, kwargs),
+            (url_path_join(base_url, "junobench", "tree"), TreeHandler, kwargs),
         ],
     )

@@ -296,3 +296,37 @@ def test_kernel_websocket_keeps_nagle_when_disabled(
 ) -> None:
     assert _server_nodelay_of_kernel_websocket(jp_fetch, jp_ws_fetch, jp_asyncio_loop) == 0
     assert _get_json(jp_asyncio_loop, jp_fetch, "junobench", "info")["tcp_nodelay"] is False
+
+
+def test_tree_lists_the_casebook_as_the_contents_api_does(
+    jp_serverapp: Any, jp_fetch: Any, jp_root_dir: Path, jp_asyncio_loop: Any
+) -> None:
+    _get_json(jp_asyncio_loop, jp_fetch, "junobench", "demo-casebook")
+    response = run(
+        jp_asyncio_loop,
+        jp_fetch("junobench", "tree", method="GET", params={"path": "JunoBench-demo"}),
+    )
+    tree = json.loads(response.body)
+    assert tree["complete"] is True
+    for folder, entries in tree["folders"].items():
+        server_path = "/".join(p for p in ("JunoBench-demo", folder) if p)
+        model = _get_json(jp_asyncio_loop, jp_fetch, "api", "contents", *server_path.split("/"))
+        # The source sees notebooks as files, as the loader's Contents source does.
+        expected = sorted(
+            (c["name"], "directory", None)
+            if c["type"] == "directory"
+            else (c["name"], "file", c["size"])
+            for c in model["content"]
+        )
+        got = sorted((e["name"], e["type"], e.get("size")) for e in entries)
+        assert got == expected, folder
+    assert set(tree["folders"]) >= {"", "benchmark"}
+
+
+@pytest.mark.parametrize("path, status", [("../etc", 400), ("no-such-folder", 404)])
+def test_tree_refuses_bad_paths(
+    jp_serverapp: Any, jp_fetch: Any, jp_asyncio_loop: Any, path: str, status: int
+) -> None:
+    with pytest.raises(HTTPClientError) as err:
+        run(jp_asyncio_loop, jp_fetch("junobench", "tree", method="GET", params={"path": path}))
+    assert err.value.code == status

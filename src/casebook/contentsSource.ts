@@ -18,6 +18,7 @@ export class ContentsCasebookSource implements ICasebookSource {
   constructor(options: ContentsCasebookSource.IOptions) {
     this._contents = options.contents;
     this._root = options.root;
+    this._fetchTree = options.fetchTree ?? null;
     this.rootName = options.rootName ?? (basename(options.root) || '/');
   }
 
@@ -34,6 +35,10 @@ export class ContentsCasebookSource implements ICasebookSource {
    * not a folder.
    */
   async list(path: string): Promise<ISourceEntry[] | null> {
+    const listed = (await this._tree())?.folders[path];
+    if (listed) {
+      return listed.map(entry => ({ ...entry }));
+    }
     let model: Contents.IModel;
     try {
       model = await this._contents.get(this.resolve(path), { content: true });
@@ -107,8 +112,28 @@ export class ContentsCasebookSource implements ICasebookSource {
     return joinSafe(this._root, path);
   }
 
+  /**
+   * The whole casebook listed in one request, when the server offers it
+   * (fetched once; null when it does not, and the Contents API is used).
+   */
+  private _tree(): Promise<ContentsCasebookSource.ITree | null> {
+    if (!this._treeRequest) {
+      const fetchTree = this._fetchTree;
+      this._treeRequest = fetchTree
+        ? fetchTree(this._root).then(
+            tree => Private.checkTree(tree),
+            () => null
+          )
+        : Promise.resolve(null);
+    }
+    return this._treeRequest;
+  }
+
   private readonly _contents: Contents.IManager;
   private readonly _root: string;
+  private readonly _fetchTree: ((root: string) => Promise<unknown>) | null;
+  private _treeRequest: Promise<ContentsCasebookSource.ITree | null> | null =
+    null;
 }
 
 /**
@@ -125,6 +150,18 @@ export namespace ContentsCasebookSource {
     root: string;
     /** Display name; the root's base name by default. */
     rootName?: string;
+    /**
+     * Fetch the casebook's listing several levels deep in one request (the
+     * server extension's `GET /junobench/tree`); folders it lists are not
+     * asked of the Contents API again. Optional; any failure falls back.
+     */
+    fetchTree?: (root: string) => Promise<unknown>;
+  }
+
+  /** A casebook listed several levels deep: entries per casebook-relative folder. */
+  export interface ITree {
+    /** The listed folders ('' is the root) and their entries. */
+    folders: Record<string, ISourceEntry[]>;
   }
 }
 
@@ -132,6 +169,42 @@ export namespace ContentsCasebookSource {
  * Non-exported helpers.
  */
 namespace Private {
+  /**
+   * The listing of a tree answer, keeping only well-formed entries; null when
+   * the answer has another shape.
+   */
+  export function checkTree(
+    value: unknown
+  ): ContentsCasebookSource.ITree | null {
+    const folders = (value as { folders?: unknown } | null)?.folders;
+    if (typeof folders !== 'object' || folders === null) {
+      return null;
+    }
+    const result: Record<string, ISourceEntry[]> = Object.create(null);
+    for (const [path, entries] of Object.entries(folders)) {
+      if (!Array.isArray(entries)) {
+        continue;
+      }
+      const kept: ISourceEntry[] = [];
+      for (const raw of entries) {
+        const item = raw as { name?: unknown; type?: unknown; size?: unknown };
+        if (
+          typeof item?.name !== 'string' ||
+          (item.type !== 'file' && item.type !== 'directory')
+        ) {
+          continue;
+        }
+        const entry: ISourceEntry = { name: item.name, type: item.type };
+        if (entry.type === 'file' && isSize(item.size)) {
+          entry.size = item.size;
+        }
+        kept.push(entry);
+      }
+      result[path] = kept;
+    }
+    return { folders: result };
+  }
+
   /**
    * Whether a contents error is a 404 (ServerConnection.ResponseError or alike).
    */

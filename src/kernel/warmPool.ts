@@ -2,40 +2,17 @@
  * One kernel started ahead of time, so opening a case does not wait for a
  * kernel to start: the next working copy's session takes it over by id.
  *
- * The replay moves the kernel into the case folder with a path relative to
- * the kernel's working directory, which a restart resets to the directory the
- * kernel was launched in. So the warm kernel is launched in a folder beside
- * the working copies' folders (same parent, same depth): every relative path
- * from a working copy's folder to a case folder resolves the same from there.
+ * A kernel keeps the directory it was launched in across restarts. The
+ * caller picks it (`folder`, a server path; '' for the server root) so that
+ * the replay can still find the case folder from there: the replay probes the
+ * kernel's directory and, for a kernel outside the notebook's folder, moves
+ * into the case folder relative to the server root.
  */
 import { URLExt } from '@jupyterlab/coreutils';
 import { KernelAPI, ServerConnection } from '@jupyterlab/services';
 import type { Contents, Kernel } from '@jupyterlab/services';
 import { KernelConnection } from '@jupyterlab/services';
 import type { IDisposable } from '@lumino/disposable';
-
-/** The folder, beside the working copies' case folders, warm kernels start in. */
-export const WARM_FOLDER = '_warm-kernel';
-
-/**
- * The folder a warm kernel for a working copy must start in: a sibling of the
- * working copy's own folder. `junobench-work/book/case/case-1.ipynb` gives
- * `junobench-work/book/_warm-kernel`.
- */
-export function warmFolderFor(notebookPath: string): string {
-  const parts = notebookPath.split('/').filter(Boolean);
-  return [...parts.slice(0, -2), WARM_FOLDER].join('/');
-}
-
-/**
- * The warm folder for the working copies of a casebook in a workspace folder
- * (working copies live in `<workspace>/<casebook>/<case>/`).
- */
-export function warmFolderOf(workspace: string, casebook: string): string {
-  return [...workspace.split('/').filter(Boolean), casebook, WARM_FOLDER].join(
-    '/'
-  );
-}
 
 /** A kernel kept warm. */
 export interface IWarmKernel {

@@ -76,7 +76,8 @@ export class CasebookManager implements ICasebookManager {
         path !== undefined && path !== '' ? path : await this.resolveDefault();
       const source = new ContentsCasebookSource({
         contents: this._contents,
-        root: where
+        root: where,
+        fetchTree: root => this.fetchTree(root)
       });
       const book = await loadCasebook(source);
       if (ticket !== this._ticket) {
@@ -137,6 +138,25 @@ export class CasebookManager implements ICasebookManager {
       }
     }
     return null;
+  }
+
+  /**
+   * The casebook's folders listed in one request by the server extension
+   * (`GET /junobench/tree`); rejects when the server does not offer it.
+   */
+  async fetchTree(root: string): Promise<unknown> {
+    const url =
+      URLExt.join(this._serverSettings.baseUrl, 'junobench', 'tree') +
+      URLExt.objectToQueryString({ path: root });
+    const response = await ServerConnection.makeRequest(
+      url,
+      {},
+      this._serverSettings
+    );
+    if (!response.ok) {
+      throw new Error(`GET /junobench/tree answered ${response.status}`);
+    }
+    return response.json();
   }
 
   /**

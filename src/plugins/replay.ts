@@ -12,11 +12,7 @@ import type { NotebookPanel } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
-import {
-  WarmKernelPool,
-  warmFolderFor,
-  warmFolderOf
-} from '../kernel/warmPool';
+import { WarmKernelPool } from '../kernel/warmPool';
 import type { IWarmKernel } from '../kernel/warmPool';
 import { readWorkingCopyMeta } from '../model/workingCopy';
 import { diagnosisChoices } from '../repair/selfDiagnosis';
@@ -67,7 +63,7 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
     const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
     const config = {
       kernelName: '',
-      warmKernel: true,
+      warmKernel: false,
       timeoutMs: 120000,
       workspace: 'junobench-work'
     };
@@ -87,7 +83,10 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
       return 'junobench' in specs ? 'junobench' : undefined;
     };
 
-    // A kernel started ahead of time for the next case opened (warmKernel).
+    // A kernel started ahead of time for the next case opened (warmKernel),
+    // in the server root: the replay probes a kernel's directory and, for one
+    // outside the notebook's folder, finds the case folder from the root.
+    const WARM_FOLDER = '';
     const pool = new WarmKernelPool({
       serverSettings: app.serviceManager.serverSettings,
       contents: app.serviceManager.contents
@@ -106,7 +105,7 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
       if (!config.warmKernel) {
         await pool.drain();
       } else if (warmWanted && book && name) {
-        await pool.fill(name, warmFolderOf(config.workspace, book.name));
+        await pool.fill(name, WARM_FOLDER);
       }
     };
     manager.changed.connect(() => void refillWarm());
@@ -130,7 +129,7 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
         )
       ) {
         const wanted = kernel ?? (await Private.notebookKernel(app, path));
-        warm = wanted ? await pool.take(wanted, warmFolderFor(path)) : null;
+        warm = wanted ? await pool.take(wanted, WARM_FOLDER) : null;
       }
       const widget = docManager.openOrReveal(
         path,
@@ -429,7 +428,7 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
           config.kernelName =
             (settings.get('kernelName').composite as string) ?? '';
           config.warmKernel =
-            (settings.get('warmKernel').composite as boolean) ?? true;
+            (settings.get('warmKernel').composite as boolean) ?? false;
           config.timeoutMs =
             Math.max(
               0,

@@ -112,7 +112,11 @@ export class ReplayBar extends Widget {
   private _render(): void {
     const state: IReplayState = this._controller.state;
     const trans = this._trans;
-    const busy = state.phase === 'starting' || state.phase === 'running';
+    // Busy until the run is over and the notebook saved.
+    const busy =
+      state.phase === 'starting' ||
+      state.phase === 'running' ||
+      this._controller.isRunning;
     this._replay.disabled = busy;
     this._topToBottom.disabled = busy;
     this._interrupt.disabled = !busy;
@@ -243,7 +247,8 @@ export class ReplayBar extends Widget {
       );
     }
     line.textContent = text;
-    line.title = trans.__('Kernel environment: %1', report.prefix);
+    // The line is cut to one line in the bar; the tooltip holds all of it.
+    line.title = `${text}\n${trans.__('Kernel environment: %1', report.prefix)}`;
     line.dataset.differences = String(n);
     line.hidden = false;
   }

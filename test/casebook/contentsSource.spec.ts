@@ -264,3 +264,112 @@ describe('ContentsCasebookSource', () => {
     expect(fake.calls.map(([path]) => path)).not.toContain(big);
   });
 });
+
+describe('ContentsCasebookSource with a one-request tree', () => {
+  /** The demo-like casebook of the "loads a casebook" test, as a fake server. */
+  function files(): Record<string, ArrayBuffer | string> {
+    const result: Record<string, ArrayBuffer | string> = {
+      'course/junobench/benchmark_desc.xlsx': descriptorXlsx([
+        descRow('pandas_1'),
+        descRow('numpy_1')
+      ])
+    };
+    for (const name of ['pandas_1', 'numpy_1']) {
+      for (const [path, content] of Object.entries(caseFolder(name))) {
+        result[`course/junobench/${path}`] = content;
+      }
+    }
+    return result;
+  }
+
+  /** The tree the server extension would answer, built from the fake's own listings. */
+  async function treeOf(
+    fake: FakeContents,
+    root: string
+  ): Promise<{ folders: Record<string, unknown[]> }> {
+    const folders: Record<string, unknown[]> = {};
+    const walk = async (rel: string) => {
+      const model = await fake.get(rel ? `${root}/${rel}` : root, {});
+      const content = model.content as Contents.IModel[];
+      folders[rel] = content.map(c =>
+        c.type === 'directory'
+          ? { name: c.name, type: 'directory' }
+          : { name: c.name, type: 'file', size: c.size }
+      );
+      for (const c of content) {
+        if (c.type === 'directory') {
+          await walk(rel ? `${rel}/${c.name}` : c.name);
+        }
+      }
+    };
+    await walk('');
+    return { folders };
+  }
+
+  it('loads the same casebook without listing folders one by one', async () => {
+    const plain = sourceOver(files());
+    const expected = await loadCasebook(plain.source);
+    const plainListings = plain.fake.calls.filter(
+      ([, o]) => o?.content && !o.format
+    ).length;
+
+    const fake = new FakeContents(files());
+    const tree = await treeOf(fake, 'course/junobench');
+    fake.calls.length = 0;
+    const requested: string[] = [];
+    const source = new ContentsCasebookSource({
+      contents: fake as unknown as Contents.IManager,
+      root: 'course/junobench',
+      fetchTree: async root => {
+        requested.push(root);
+        return tree;
+      }
+    });
+    const book = await loadCasebook(source);
+    expect(book.cases).toEqual(expected.cases);
+    expect(book.problems).toEqual(expected.problems);
+    expect(requested).toEqual(['course/junobench']);
+    const listings = fake.calls.filter(([, o]) => o?.content && !o.format);
+    expect(plainListings).toBeGreaterThan(2);
+    expect(listings).toEqual([]);
+  });
+
+  it.each([
+    ['a server without the endpoint', () => Promise.reject(new Error('404'))],
+    ['an answer of another shape', () => Promise.resolve({ folders: 3 })]
+  ])('falls back to the Contents API for %s', async (_label, fetchTree) => {
+    const fake = new FakeContents(files());
+    const source = new ContentsCasebookSource({
+      contents: fake as unknown as Contents.IManager,
+      root: 'course/junobench',
+      fetchTree
+    });
+    const book = await loadCasebook(source);
+    expect(book.cases.map(c => [c.name, c.problems])).toEqual([
+      ['pandas_1', []],
+      ['numpy_1', []]
+    ]);
+  });
+
+  it('keeps only well-formed entries of the tree', async () => {
+    const source = new ContentsCasebookSource({
+      contents: new FakeContents({}) as unknown as Contents.IManager,
+      root: '',
+      fetchTree: async () => ({
+        folders: {
+          '': [
+            { name: 'ok.csv', type: 'file', size: 3 },
+            { name: 'dir', type: 'directory' },
+            { name: 7, type: 'file' },
+            { name: 'odd', type: 'symlink' },
+            null
+          ]
+        }
+      })
+    });
+    expect(await source.list('')).toEqual([
+      { name: 'ok.csv', type: 'file', size: 3 },
+      { name: 'dir', type: 'directory' }
+    ]);
+  });
+});

@@ -10,15 +10,9 @@ import {
 } from '@jupyterlab/services';
 import type { Kernel, KernelMessage } from '@jupyterlab/services';
 import { JupyterServer } from '@jupyterlab/testing';
-import { PathExt } from '@jupyterlab/coreutils';
 
 import { chdirCode } from '../../src/kernel/snippets';
-import {
-  WARM_FOLDER,
-  WarmKernelPool,
-  warmFolderFor,
-  warmFolderOf
-} from '../../src/kernel/warmPool';
+import { WarmKernelPool } from '../../src/kernel/warmPool';
 
 jest.setTimeout(180000);
 
@@ -44,31 +38,6 @@ async function stdout(
 async function running(settings: ServerConnection.ISettings) {
   return (await KernelAPI.listRunning(settings)).map(k => k.id);
 }
-
-describe('warmFolderFor / warmFolderOf', () => {
-  it.each([
-    [
-      'junobench-work/demo/numpy_1/numpy_1-1.ipynb',
-      `junobench-work/demo/${WARM_FOLDER}`
-    ],
-    ['w/b/c/x.ipynb', `w/b/${WARM_FOLDER}`],
-    ['/a/b/c/d/e.ipynb', `a/b/c/${WARM_FOLDER}`],
-    ['case/x.ipynb', WARM_FOLDER]
-  ])('%s -> %s', (path, folder) => {
-    expect(warmFolderFor(path)).toBe(folder);
-  });
-
-  it.each([
-    ['junobench-work', 'demo', `junobench-work/demo/${WARM_FOLDER}`],
-    ['/deep/work/', 'JunoBench', `deep/work/JunoBench/${WARM_FOLDER}`],
-    ['', 'demo', `demo/${WARM_FOLDER}`]
-  ])('workspace %s, casebook %s -> %s', (workspace, book, folder) => {
-    expect(warmFolderOf(workspace, book)).toBe(folder);
-    expect(warmFolderFor(`${workspace}/${book}/case/case-1.ipynb`)).toBe(
-      folder
-    );
-  });
-});
 
 describe('WarmKernelPool', () => {
   let settings: ServerConnection.ISettings;
@@ -102,8 +71,10 @@ describe('WarmKernelPool', () => {
     pool.dispose();
   });
 
-  it('starts a kernel in the warm folder, which a restart keeps, and the replay chdir still lands in the case folder', async () => {
-    const folder = warmFolderOf('junobench-work', 'demo');
+  it.each([
+    ['the server root', ''],
+    ['a folder it creates', 'warm/here']
+  ])('starts a kernel in %s, which a restart keeps', async (_, folder) => {
     const warm = await pool.fill('python3', folder);
     expect(warm).not.toBeNull();
     expect(pool.current?.id).toBe(warm!.id);
@@ -112,26 +83,25 @@ describe('WarmKernelPool', () => {
       model: { id: warm!.id, name: warm!.name }
     });
     try {
-      const cwd = await stdout(kernel, 'import os; print(os.getcwd())');
-      expect(cwd.endsWith(folder)).toBe(true);
+      const root = await stdout(kernel, 'import os; print(os.getcwd())');
       await kernel.restart();
-      // What the replay controller sends: a path relative to the kernel's
-      // directory, computed from the working copy's folder.
-      const notebook = 'junobench-work/demo/numpy_1/numpy_1-1.ipynb';
-      const rel = PathExt.relative(
-        PathExt.dirname(notebook),
-        'JunoBench/benchmark/numpy_1'
-      );
-      await stdout(kernel, chdirCode(rel));
-      const moved = await stdout(kernel, 'import os; print(os.getcwd())');
-      expect(moved.endsWith('JunoBench/benchmark/numpy_1')).toBe(true);
+      expect(await stdout(kernel, 'import os; print(os.getcwd())')).toBe(root);
+      if (folder) {
+        expect(root.endsWith(`/${folder}`)).toBe(true);
+      } else {
+        // The replay's move for a kernel outside the notebook's folder:
+        // the case folder relative to the server root.
+        await stdout(kernel, chdirCode('JunoBench/benchmark/numpy_1'));
+        const moved = await stdout(kernel, 'import os; print(os.getcwd())');
+        expect(moved).toBe(`${root}/JunoBench/benchmark/numpy_1`);
+      }
     } finally {
       kernel.dispose();
     }
   });
 
   it('hands the kernel over once, only for its name and folder, to a notebook session by id', async () => {
-    const folder = warmFolderOf('junobench-work', 'demo');
+    const folder = '';
     const warm = await pool.fill('python3', folder);
     expect(await pool.take('python3', 'elsewhere')).toBeNull();
     expect(await pool.take('other-kernel', folder)).toBeNull();
@@ -160,25 +130,34 @@ describe('WarmKernelPool', () => {
       id: string;
       kernel: { id: string };
     };
+    const kernel = kernels.connectTo({
+      model: { id: taken!.id, name: taken!.name }
+    });
     try {
       expect(session.kernel.id).toBe(taken!.id);
+      // As the replay does it in the working copy: restart, then move into
+      // the case folder relative to the server root (where it started).
+      const root = await stdout(kernel, 'import os; print(os.getcwd())');
+      await kernel.restart();
+      await stdout(kernel, chdirCode('JunoBench/benchmark/numpy_1'));
+      const moved = await stdout(kernel, 'import os; print(os.getcwd())');
+      expect(moved).toBe(`${root}/JunoBench/benchmark/numpy_1`);
       // Draining the pool now must not touch the kernel it handed out.
       await pool.drain();
       expect(await running(settings)).toContain(taken!.id);
     } finally {
+      kernel.dispose();
       await SessionAPI.shutdownSession(session.id, settings);
     }
   });
 
   it('replaces a warm kernel of another folder and shuts the old one down', async () => {
-    const first = await pool.fill('python3', warmFolderOf('work', 'a'));
-    const second = await pool.fill('python3', warmFolderOf('work', 'b'));
+    const first = await pool.fill('python3', 'warm/a');
+    const second = await pool.fill('python3', 'warm/b');
     expect(second).not.toBeNull();
     expect(second!.id).not.toBe(first!.id);
     // A fill for what is already warm starts nothing new.
-    expect((await pool.fill('python3', warmFolderOf('work', 'b')))?.id).toBe(
-      second!.id
-    );
+    expect((await pool.fill('python3', 'warm/b'))?.id).toBe(second!.id);
     const ids = await running(settings);
     expect(ids).not.toContain(first!.id);
     expect(ids).toContain(second!.id);
@@ -186,8 +165,8 @@ describe('WarmKernelPool', () => {
 
   it('shuts down a kernel replaced while it was still starting', async () => {
     const before = await running(settings);
-    const starting = pool.fill('python3', warmFolderOf('work', 'c'));
-    const replacement = await pool.fill('python3', warmFolderOf('work', 'd'));
+    const starting = pool.fill('python3', 'warm/c');
+    const replacement = await pool.fill('python3', 'warm/d');
     expect(await starting).toBeNull();
     const ids = await running(settings);
     expect(ids).toContain(replacement!.id);
@@ -197,12 +176,12 @@ describe('WarmKernelPool', () => {
   });
 
   it('drains and releases', async () => {
-    const warm = await pool.fill('python3', warmFolderOf('work', 'e'));
+    const warm = await pool.fill('python3', 'warm/e');
     await pool.drain();
     expect(pool.current).toBeNull();
     expect(await running(settings)).not.toContain(warm!.id);
-    const again = await pool.fill('python3', warmFolderOf('work', 'e'));
-    const taken = await pool.take('python3', warmFolderOf('work', 'e'));
+    const again = await pool.fill('python3', 'warm/e');
+    const taken = await pool.take('python3', 'warm/e');
     await pool.release(taken!);
     expect(await running(settings)).not.toContain(again!.id);
   });
@@ -210,9 +189,7 @@ describe('WarmKernelPool', () => {
   it('reports a kernel that cannot start as null and stays empty', async () => {
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
     try {
-      expect(
-        await pool.fill('no-such-kernel', warmFolderOf('work', 'f'))
-      ).toBeNull();
+      expect(await pool.fill('no-such-kernel', 'warm/f')).toBeNull();
       expect(pool.current).toBeNull();
       expect(warn).toHaveBeenCalledWith(
         expect.stringContaining('could not start a warm no-such-kernel kernel')
