@@ -5,7 +5,7 @@
  * and <dir>/benchmark/<case>/ with stub reproduced and fixed notebooks, a
  * README and a data/ folder, like a real case folder.
  *
- * Usage: node scripts/make-big-casebook.js <dir> [--cases 10000] [--store]
+ * Usage: node scripts/make-big-casebook.js <dir> [--cases 10000] [--store]   (after jlpm build:lib)
  *   --store  keep the workbook's parts uncompressed (read without inflating)
  */
 const fs = require('fs');
@@ -13,24 +13,10 @@ const path = require('path');
 const { parseArgs } = require('util');
 const { strToU8, zipSync } = require('fflate');
 
-const HEADER = [
-  'nb_name',
-  'eid',
-  'ename',
-  'evalue',
-  'traceback',
-  'label_root_cause',
-  'label_refined_exp_type',
-  'label_ML_pipeline',
-  'label_if_ML_bug',
-  'DatasetTitle_1',
-  'DatasetTitle_2',
-  'DatasetLicenseName_1',
-  'DatasetLicenseName_2',
-  'DatasetUrl_1',
-  'DatasetUrl_2',
-  'NotebookUrl'
-];
+// The descriptor's columns, as the loader knows them (lib-cli: `jlpm build:lib`).
+const {
+  KNOWN_DESCRIPTOR_COLUMNS: HEADER
+} = require('../lib-cli/casebook/descriptor.js');
 // Values in the proportions of a real catalogue: a few common, many rare.
 const LIBRARIES = ['tensorflow', 'pytorch', 'sklearn', 'pandas', 'numpy', 'matplotlib', 'seaborn', 'lightgbm', 'NBspecific'];
 const ENAMES = ['valueerror', 'typeerror', 'keyerror', 'indexerror', 'attributeerror', 'runtimeerror', 'nameerror', 'modulenotfounderror'];

@@ -224,20 +224,7 @@ namespace Private {
     }
     const facets = {} as IIndex['facets'];
     for (const facet of STATIC_FACETS) {
-      const numbers = new Map<string, number>();
-      const values: string[] = [];
-      const ids = new Uint32Array(n);
-      for (let i = 0; i < n; i++) {
-        const value = valueOf(cases[i], facet);
-        let id = numbers.get(value);
-        if (id === undefined) {
-          id = values.length;
-          numbers.set(value, id);
-          values.push(value);
-        }
-        ids[i] = id;
-      }
-      facets[facet] = { ids, values };
+      facets[facet] = numberValues(n, i => valueOf(cases[i], facet));
     }
     const index: IIndex = {
       cases: [...cases],
@@ -249,6 +236,30 @@ namespace Private {
     };
     INDEX.set(cases, index);
     return index;
+  }
+
+  /**
+   * Number the distinct values of a column in order of first appearance:
+   * `ids[i]` is the number of row i's value in `values`.
+   */
+  function numberValues(
+    n: number,
+    valueAt: (i: number) => string
+  ): { ids: Uint32Array; values: string[] } {
+    const numbers = new Map<string, number>();
+    const values: string[] = [];
+    const ids = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      const value = valueAt(i);
+      let id = numbers.get(value);
+      if (id === undefined) {
+        id = values.length;
+        numbers.set(value, id);
+        values.push(value);
+      }
+      ids[i] = id;
+    }
+    return { ids, values };
   }
 
   /**
@@ -284,19 +295,7 @@ namespace Private {
     }
     if (statusOf) {
       // Statuses change with progress, so they are numbered per query.
-      const numbers = new Map<string, number>();
-      const values: string[] = [];
-      const ids = new Uint32Array(n);
-      for (let i = 0; i < n; i++) {
-        const value = statusOf(cases[i].name);
-        let id = numbers.get(value);
-        if (id === undefined) {
-          id = values.length;
-          numbers.set(value, id);
-          values.push(value);
-        }
-        ids[i] = id;
-      }
+      const { ids, values } = numberValues(n, i => statusOf(cases[i].name));
       columns.push({
         facet: 'status',
         ids,

@@ -242,33 +242,79 @@ export function cohortBars(
   ];
 }
 
+/** Where the parts of one case's bar chart go, in SVG user units. */
+export interface ICohortChartLayout {
+  /** The chart's width. */
+  readonly width: number;
+  /** The chart's height. */
+  readonly height: number;
+  /** The right edge of the labels (they are anchored at their end). */
+  readonly labelX: number;
+  /** The left edge of the tracks and bars. */
+  readonly barX: number;
+  /** The length of a full track. */
+  readonly trackWidth: number;
+  /** The height of a bar. */
+  readonly barHeight: number;
+  /** The left edge of the value texts. */
+  readonly valueX: number;
+  /** Each bar with its top, its text baseline and its length. */
+  readonly rows: readonly {
+    readonly bar: ICohortBar;
+    readonly y: number;
+    readonly baseline: number;
+    readonly length: number;
+  }[];
+}
+
+/** The layout of one case's horizontal bar chart, shared by the HTML page and the JupyterLab view. */
+export function cohortChartLayout(
+  row: ICohortCase,
+  report: ICohortReport
+): ICohortChartLayout {
+  const bars = cohortBars(row, report);
+  const barHeight = 18;
+  const gap = 6;
+  const labelWidth = 110;
+  const trackWidth = 240;
+  return {
+    width: labelWidth + trackWidth + 90,
+    height: bars.length * (barHeight + gap) + gap,
+    labelX: labelWidth - 6,
+    barX: labelWidth,
+    trackWidth,
+    barHeight,
+    valueX: labelWidth + trackWidth + 6,
+    rows: bars.map((bar, i) => {
+      const y = gap + i * (barHeight + gap);
+      return {
+        bar,
+        y,
+        baseline: y + barHeight - 5,
+        length: Math.round(Math.min(1, Math.max(0, bar.fraction)) * trackWidth)
+      };
+    })
+  };
+}
+
 /** An inline SVG bar chart of one case (all text escaped). */
 export function cohortChartSVG(
   row: ICohortCase,
   report: ICohortReport
 ): string {
-  const bars = cohortBars(row, report);
-  const barHeight = 18;
-  const gap = 6;
-  const labelWidth = 110;
-  const barWidth = 240;
-  const width = labelWidth + barWidth + 90;
-  const height = bars.length * (barHeight + gap) + gap;
+  const layout = cohortChartLayout(row, report);
+  const { width, height, barX, barHeight } = layout;
   const title = `Cohort chart for ${row.name}`;
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" aria-label="${escapeHTML(title)}">`,
     `<title>${escapeHTML(title)}</title>`
   ];
-  bars.forEach((bar, i) => {
-    const y = gap + i * (barHeight + gap);
-    const length = Math.round(
-      Math.min(1, Math.max(0, bar.fraction)) * barWidth
-    );
+  layout.rows.forEach(({ bar, y, baseline, length }, i) => {
     parts.push(
-      `<text class="label" x="${labelWidth - 6}" y="${y + barHeight - 5}" text-anchor="end">${escapeHTML(bar.measure)}</text>`,
-      `<rect class="track" x="${labelWidth}" y="${y}" width="${barWidth}" height="${barHeight}"/>`,
-      `<rect class="bar bar-${i}" x="${labelWidth}" y="${y}" width="${length}" height="${barHeight}"/>`,
-      `<text class="value" x="${labelWidth + barWidth + 6}" y="${y + barHeight - 5}">${escapeHTML(bar.text)}</text>`
+      `<text class="label" x="${layout.labelX}" y="${baseline}" text-anchor="end">${escapeHTML(bar.measure)}</text>`,
+      `<rect class="track" x="${barX}" y="${y}" width="${layout.trackWidth}" height="${barHeight}"/>`,
+      `<rect class="bar bar-${i}" x="${barX}" y="${y}" width="${length}" height="${barHeight}"/>`,
+      `<text class="value" x="${layout.valueX}" y="${baseline}">${escapeHTML(bar.text)}</text>`
     );
   });
   parts.push('</svg>');

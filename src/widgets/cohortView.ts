@@ -5,8 +5,16 @@
 import type { TranslationBundle } from '@jupyterlab/translation';
 import { Widget } from '@lumino/widgets';
 
-import { COHORT_COLUMNS, cohortBars, cohortCells } from '../progress/cohort';
-import type { CohortMeasure, ICohortReport } from '../progress/cohort';
+import {
+  COHORT_COLUMNS,
+  cohortCells,
+  cohortChartLayout
+} from '../progress/cohort';
+import type {
+  CohortMeasure,
+  ICohortCase,
+  ICohortReport
+} from '../progress/cohort';
 
 /** The SVG namespace. */
 const SVG = 'http://www.w3.org/2000/svg';
@@ -149,17 +157,13 @@ namespace Private {
 
   /** One case's horizontal bar chart as an SVG element. */
   export function chart(
-    row: Parameters<typeof cohortBars>[0],
+    row: ICohortCase,
     report: ICohortReport,
     trans: TranslationBundle
   ): SVGSVGElement {
-    const bars = cohortBars(row, report);
-    const barHeight = 18;
-    const gap = 6;
-    const labelWidth = 110;
-    const barWidth = 240;
-    const width = labelWidth + barWidth + 90;
-    const height = bars.length * (barHeight + gap) + gap;
+    const layout = cohortChartLayout(row, report);
+    const { width, height, barX, barHeight } = layout;
+    const bars = layout.rows.map(r => r.bar);
     const svg = document.createElementNS(SVG, 'svg');
     svg.setAttribute('class', 'jp-Junobench-cohortChart');
     svg.setAttribute('role', 'img');
@@ -182,32 +186,27 @@ namespace Private {
       }
       svg.appendChild(el);
     };
-    bars.forEach((bar, i) => {
-      const y = gap + i * (barHeight + gap);
-      const length = Math.round(
-        Math.min(1, Math.max(0, bar.fraction)) * barWidth
-      );
-      const baseline = String(y + barHeight - 5);
+    layout.rows.forEach(({ bar, y, baseline, length }, i) => {
       add(
         'text',
         {
           class: 'jp-Junobench-cohortLabel',
-          x: String(labelWidth - 6),
-          y: baseline,
+          x: String(layout.labelX),
+          y: String(baseline),
           'text-anchor': 'end'
         },
         measureTitle(bar.measure, trans)
       );
       add('rect', {
         class: 'jp-Junobench-cohortTrack',
-        x: String(labelWidth),
+        x: String(barX),
         y: String(y),
-        width: String(barWidth),
+        width: String(layout.trackWidth),
         height: String(barHeight)
       });
       add('rect', {
         class: `jp-Junobench-cohortBar jp-Junobench-cohortBar-${i}`,
-        x: String(labelWidth),
+        x: String(barX),
         y: String(y),
         width: String(length),
         height: String(barHeight)
@@ -216,8 +215,8 @@ namespace Private {
         'text',
         {
           class: 'jp-Junobench-cohortValue',
-          x: String(labelWidth + barWidth + 6),
-          y: baseline
+          x: String(layout.valueX),
+          y: String(baseline)
         },
         bar.text
       );
