@@ -106,6 +106,17 @@ export interface IProgressTracker extends ICaseStatusProvider {
   ): Promise<void>;
   /** Add time spent on a case, in milliseconds. */
   addTime(name: string, ms: number): Promise<void>;
+  /**
+   * How the progress backup file on the server stands: its path, whether a
+   * change is not in it yet, why the last write failed (while it is retried)
+   * and what was wrong with it when read.
+   */
+  readonly backupState: {
+    path: string | null;
+    pending: boolean;
+    error: string | null;
+    problem: string | null;
+  };
   /** Solved, attempted, crashed and not-started counts over some cases. */
   summary(names: readonly string[]): {
     total: number;

@@ -63,17 +63,20 @@ export function externalServer(url: string, token: string): IServerHandle {
 }
 
 /**
- * Start `jupyter server` on 127.0.0.1 with a fresh token, serving `rootDir`,
- * and wait until it answers.
+ * Start `jupyter server` on 127.0.0.1 with a fresh token (or `token`) on a
+ * free port (or `port`, to start a stopped server again at the same URL),
+ * serving `rootDir`, and wait until it answers.
  */
 export async function startServer(options: {
   rootDir: string;
   command?: string;
   extraArgs?: string[];
   timeoutMs?: number;
+  port?: number;
+  token?: string;
 }): Promise<IServerHandle> {
-  const port = await freePort();
-  const token = randomBytes(24).toString('hex');
+  const port = options.port ?? (await freePort());
+  const token = options.token ?? randomBytes(24).toString('hex');
   const args = [
     'server',
     '--no-browser',

@@ -1,6 +1,7 @@
 /**
- * Asking a kernel which Python and library versions it has, silently (no
- * execution count, no history), for the environment drift check.
+ * Questions asked of a kernel silently (no execution count, no history):
+ * which Python and library versions it has, for the environment drift check,
+ * and whether it has run anything yet, so a replay can skip its restart.
  */
 import type { Kernel, KernelMessage } from '@jupyterlab/services';
 
@@ -10,7 +11,11 @@ import {
   parseProbeOutput,
   probedDistributions
 } from './drift';
-import { environmentProbeCode } from './snippets';
+import {
+  environmentProbeCode,
+  parsePristineOutput,
+  pristineProbeCode
+} from './snippets';
 
 /**
  * Run the environment probe for the pinned libraries in a kernel and parse
@@ -24,6 +29,50 @@ export async function probeEnvironment(
   const code = environmentProbeCode(
     probedDistributions(pins, options.groups ?? DEFAULT_DRIFT_GROUPS)
   );
+  const stdout = await runSilently(
+    kernel,
+    code,
+    options.timeoutMs ?? 30000,
+    'The environment probe'
+  );
+  return parseProbeOutput(stdout);
+}
+
+/**
+ * Whether a kernel has run nothing yet, so a replay can use it as it is
+ * instead of restarting it: no execution with history, no user-defined
+ * names, and no earlier replay setup (which moves the working directory).
+ * Resolves false for any kernel that cannot say (not IPython, busy past the
+ * timeout, failing); a replay then restarts it as before.
+ */
+export async function isPristineKernel(
+  kernel: Kernel.IKernelConnection,
+  timeoutMs = 3000
+): Promise<boolean> {
+  try {
+    const stdout = await runSilently(
+      kernel,
+      pristineProbeCode(),
+      timeoutMs,
+      'The fresh-kernel check'
+    );
+    return parsePristineOutput(stdout);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Run code silently (no execution count, no history) and collect its stdout;
+ * rejects with a sentence starting with `what` when the code fails or the
+ * kernel does not answer within `timeoutMs`.
+ */
+async function runSilently(
+  kernel: Kernel.IKernelConnection,
+  code: string,
+  timeoutMs: number,
+  what: string
+): Promise<string> {
   const future = kernel.requestExecute({
     code,
     silent: true,
@@ -44,15 +93,12 @@ export async function probeEnvironment(
       error = `${content.ename}: ${content.evalue}`;
     }
   };
-  const timeoutMs = options.timeoutMs ?? 30000;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
       () =>
         reject(
-          new Error(
-            `The environment probe got no answer within ${timeoutMs / 1000} s.`
-          )
+          new Error(`${what} got no answer within ${timeoutMs / 1000} s.`)
         ),
       timeoutMs
     );
@@ -61,12 +107,12 @@ export async function probeEnvironment(
     const reply = await Promise.race([future.done, timeout]);
     if (reply.content.status !== 'ok' || error) {
       throw new Error(
-        `The environment probe failed in the kernel: ${error ?? reply.content.status}`
+        `${what} failed in the kernel: ${error ?? reply.content.status}`
       );
     }
   } finally {
     clearTimeout(timer);
     future.dispose();
   }
-  return parseProbeOutput(stdout);
+  return stdout;
 }

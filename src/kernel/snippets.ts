@@ -14,8 +14,54 @@ export function chdirCode(relativeDir: string): string {
   return [
     'import os as __jb_os',
     `__jb_os.chdir(__jb_os.path.normpath(__jb_os.path.join(__jb_os.getcwd(), ${target})))`,
-    'del __jb_os'
+    'del __jb_os',
+    // Marks the kernel as used (see pristineProbeCode): a second chdir from
+    // the moved directory would miss the case folder.
+    `__import__("sys").${TOUCHED_MARK} = True`
   ].join('\n');
+}
+
+/** The `sys` attribute a replay's setup sets, so the kernel no longer counts as fresh. */
+const TOUCHED_MARK = '_junobench_touched';
+
+/**
+ * Code that prints, as one JSON line on stdout, what tells whether an IPython
+ * kernel has run anything: its execution count (1 until a cell runs with
+ * history), how many user-defined names it holds, and whether a replay's setup
+ * ran in it.
+ */
+export function pristineProbeCode(): string {
+  return [
+    'def __jb_pristine():',
+    '    import json, sys',
+    '    ip = get_ipython()',
+    '    hidden = ip.user_ns_hidden',
+    '    names = [k for k in ip.user_ns if not k.startswith("_") and k not in hidden]',
+    '    print(json.dumps({"count": ip.execution_count, "names": len(names),',
+    `                      "touched": bool(getattr(sys, "${TOUCHED_MARK}", False))}))`,
+    '__jb_pristine()',
+    'del __jb_pristine'
+  ].join('\n');
+}
+
+/**
+ * Read the output of `pristineProbeCode`: true only for a kernel that ran no
+ * cell, holds no user name and had no replay setup; false for anything else,
+ * including output that is not the expected JSON line.
+ */
+export function parsePristineOutput(stdout: string): boolean {
+  const line = stdout.trim().split('\n').pop() ?? '';
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return false;
+  }
+  if (value === null || typeof value !== 'object') {
+    return false;
+  }
+  const { count, names, touched } = value as Record<string, unknown>;
+  return count === 1 && names === 0 && touched === false;
 }
 
 /**

@@ -92,7 +92,7 @@ export class Workspace {
       recordedEvalue: c.evalue
     });
     const path = workingCopyPath(this.folder, book.name, c.name, n);
-    await this._mkdirs(path.split('/').slice(0, -1));
+    await ensureFolders(this._contents, path.split('/').slice(0, -1));
     try {
       await this._contents.get(path, { content: false });
       throw new Error(`${path}: already exists; it is kept as it is.`);
@@ -113,19 +113,26 @@ export class Workspace {
     return [this.folder, book.name, c.name].filter(Boolean).join('/');
   }
 
-  private async _mkdirs(parts: string[]): Promise<void> {
-    let current = '';
-    for (const part of parts) {
-      current = current ? `${current}/${part}` : part;
-      try {
-        await this._contents.get(current, { content: false });
-      } catch {
-        await this._contents.save(current, { type: 'directory' });
-      }
+  private _contents: Contents.IManager;
+}
+
+/**
+ * Create each missing folder of a server path, given as its parts
+ * (`['junobench-work', 'demo']`), from the root down.
+ */
+export async function ensureFolders(
+  contents: Contents.IManager,
+  parts: readonly string[]
+): Promise<void> {
+  let current = '';
+  for (const part of parts) {
+    current = current ? `${current}/${part}` : part;
+    try {
+      await contents.get(current, { content: false });
+    } catch {
+      await contents.save(current, { type: 'directory' });
     }
   }
-
-  private _contents: Contents.IManager;
 }
 
 /**

@@ -90,6 +90,7 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
         panel.setProgress(
           statuses.summary(model.casebook?.cases.map(c => c.name) ?? [])
         );
+        panel.setBackup(statuses.backupState);
       });
     }
     const sync = () => {

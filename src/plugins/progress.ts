@@ -6,16 +6,24 @@ import type {
   JupyterFrontEndPlugin
 } from '@jupyterlab/application';
 import { ICommandPalette, showErrorMessage } from '@jupyterlab/apputils';
+import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { IStateDB } from '@jupyterlab/statedb';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
+import { progressBackupPath, serverProgressFile } from '../model/progressFile';
 import { toCSV, toJSON } from '../progress/export';
 import { ProgressTracker } from '../progress/tracker';
 import { ICasebookManager, IProgressTracker } from '../tokens';
 import { CommandIDs } from './commands';
+import { REPLAY_PLUGIN_ID } from './replay';
+
+/** The Replay settings' default `workspaceFolder`. */
+const DEFAULT_FOLDER = 'junobench-work';
 
 /**
- * Keeps per-case status, attempts and time through IStateDB.
+ * Keeps per-case status, attempts and time through IStateDB, with a backup
+ * file per casebook in the workspace folder (the Replay settings'
+ * `workspaceFolder`) that survives a server restart; see docs/faults.md.
  */
 export const progressPlugin: JupyterFrontEndPlugin<IProgressTracker> = {
   id: 'jupyterlab-junobench:progress',
@@ -23,19 +31,59 @@ export const progressPlugin: JupyterFrontEndPlugin<IProgressTracker> = {
   autoStart: true,
   provides: IProgressTracker,
   requires: [IStateDB, ICasebookManager],
-  optional: [ITranslator, ICommandPalette],
+  optional: [ITranslator, ICommandPalette, ISettingRegistry],
   activate: (
     app: JupyterFrontEnd,
     state: IStateDB,
     manager: ICasebookManager,
     translator: ITranslator | null,
-    palette: ICommandPalette | null
+    palette: ICommandPalette | null,
+    registry: ISettingRegistry | null
   ): IProgressTracker => {
     const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
-    const tracker = new ProgressTracker({ state });
+    const contents = app.serviceManager.contents;
+    const backupIn = (folder: string) => (casebook: string) =>
+      serverProgressFile(contents, progressBackupPath(folder, casebook));
+    const tracker = new ProgressTracker({
+      state,
+      backupFile: backupIn(DEFAULT_FOLDER)
+    });
     const sync = () => tracker.setCasebook(manager.casebook?.name ?? null);
     manager.changed.connect(sync);
     sync();
+    if (registry) {
+      let folder = DEFAULT_FOLDER;
+      void registry
+        .load(REPLAY_PLUGIN_ID)
+        .then(settings => {
+          const apply = () => {
+            const next = (
+              (settings.get('workspaceFolder').composite as string) ??
+              DEFAULT_FOLDER
+            ).replace(/^\/+|\/+$/g, '');
+            if (next !== folder) {
+              folder = next;
+              tracker.setBackupFile(backupIn(folder));
+            }
+          };
+          settings.changed.connect(apply);
+          apply();
+        })
+        .catch(reason =>
+          console.warn(
+            `JunoBench: the Replay settings could not be read; the progress backup stays in ${DEFAULT_FOLDER}/`,
+            reason
+          )
+        );
+    }
+    // A change not yet on the server (it is down) lives only in this page:
+    // ask before the page goes away.
+    window.addEventListener('beforeunload', event => {
+      if (tracker.backupState.pending && tracker.backupState.error) {
+        event.preventDefault();
+        event.returnValue = '';
+      }
+    });
 
     const exportAs = async (format: 'json' | 'csv') => {
       const store = tracker.store;
@@ -46,6 +94,9 @@ export const progressPlugin: JupyterFrontEndPlugin<IProgressTracker> = {
         );
         return;
       }
+      // Loaded first: right after a reload the store may still be merging
+      // the state database with the backup file.
+      await store.ready;
       await store.flush();
       const progress = store.all();
       const content =

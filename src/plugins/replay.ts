@@ -63,7 +63,7 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
     const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
     const config = {
       kernelName: '',
-      warmKernel: false,
+      warmKernel: true,
       timeoutMs: 120000,
       workspace: 'junobench-work'
     };
@@ -428,7 +428,7 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
           config.kernelName =
             (settings.get('kernelName').composite as string) ?? '';
           config.warmKernel =
-            (settings.get('warmKernel').composite as boolean) ?? false;
+            (settings.get('warmKernel').composite as boolean) ?? true;
           config.timeoutMs =
             Math.max(
               0,

@@ -13,6 +13,8 @@ import type {
   IPredictionAnswers
 } from '../repair/selfDiagnosis';
 import type { CaseStatus, ICaseStatusProvider } from '../tokens';
+import type { ProgressBackup } from './backup';
+import { mergeProgress, sameProgress } from './merge';
 import type { IAttempt, ICaseProgress } from './types';
 import {
   emptyProgress,
@@ -32,6 +34,7 @@ export class ProgressStore implements ICaseStatusProvider {
     this._casebook = options.casebook;
     this._key = `${options.namespace ?? ProgressStore.DEFAULT_NAMESPACE}:${options.casebook}`;
     this._now = options.now ?? (() => new Date());
+    this._backup = options.backup ?? null;
     this.ready = this._load();
   }
 
@@ -41,6 +44,11 @@ export class ProgressStore implements ICaseStatusProvider {
   /** The casebook this store keeps progress for. */
   get casebook(): string {
     return this._casebook;
+  }
+
+  /** The backup file the progress is also written to, or null. */
+  get backup(): ProgressBackup | null {
+    return this._backup;
   }
 
   /** The state DB key the progress is saved under. */
@@ -264,6 +272,7 @@ export class ProgressStore implements ICaseStatusProvider {
     }
     this._cases.set(name, after);
     this._changed.emit();
+    this._backup?.save(this.all());
     return this._save();
   }
 
@@ -285,9 +294,17 @@ export class ProgressStore implements ICaseStatusProvider {
     return this._queued;
   }
 
-  /** Load the casebook record, keeping the cases whose record is valid. */
+  /**
+   * Load the casebook record, keeping the cases whose record is valid, and
+   * merge the backup file's copy into it: a change that reached only one of
+   * the two (the server restarted before the workspace was saved, say) is
+   * kept, and the copy that missed it is brought up to date.
+   */
   private async _load(): Promise<void> {
-    const saved = await this._state.fetch(this._key);
+    const [saved, backup] = await Promise.all([
+      this._state.fetch(this._key),
+      this._loadBackup()
+    ]);
     const cases = Private.casesOf(saved);
     for (const [name, value] of Object.entries(cases)) {
       try {
@@ -298,8 +315,42 @@ export class ProgressStore implements ICaseStatusProvider {
         continue;
       }
     }
+    if (backup !== null) {
+      const fromState = this.all();
+      const merged = mergeProgress(fromState, backup);
+      let stateMissed = false;
+      let backupMissed = false;
+      for (const [name, progress] of Object.entries(merged)) {
+        const inState = fromState[name];
+        const inBackup = backup[name];
+        stateMissed ||= !inState || !sameProgress(inState, progress);
+        backupMissed ||= !inBackup || !sameProgress(inBackup, progress);
+        this._cases.set(name, progress);
+      }
+      if (stateMissed && !this._isDisposed) {
+        void this._save().catch(() => undefined);
+      }
+      if (backupMissed && !this._isDisposed) {
+        this._backup?.save(this.all());
+      }
+    }
     if (this._cases.size > 0 && !this._isDisposed) {
       this._changed.emit();
+    }
+  }
+
+  /** The backup file's progress, or null when there is none or it cannot be read. */
+  private async _loadBackup(): Promise<Record<string, ICaseProgress> | null> {
+    if (!this._backup) {
+      return null;
+    }
+    try {
+      return await this._backup.load();
+    } catch (reason) {
+      console.warn(
+        `JunoBench: could not read the progress backup ${this._backup.file.path}: ${(reason as Error).message}`
+      );
+      return null;
     }
   }
 
@@ -316,6 +367,7 @@ export class ProgressStore implements ICaseStatusProvider {
   private _casebook: string;
   private _key: string;
   private _now: () => Date;
+  private _backup: ProgressBackup | null;
   private _cases = new Map<string, ICaseProgress>();
   private _changed = new Signal<ProgressStore, void>(this);
   private _isDisposed = false;
@@ -344,6 +396,11 @@ export namespace ProgressStore {
     casebook: string;
     /** The clock used to date attempts (default: the system clock). */
     now?: () => Date;
+    /**
+     * A file to keep a second copy in, merged in at load (default: none).
+     * The store writes to it but does not dispose it.
+     */
+    backup?: ProgressBackup | null;
   }
 
   /** A repair attempt to record. */

@@ -12,6 +12,8 @@ import type {
   IPredictionAnswers
 } from '../repair/selfDiagnosis';
 import type { CaseStatus, IProgressTracker } from '../tokens';
+import type { IProgressFile } from './backup';
+import { ProgressBackup } from './backup';
 import { ProgressStore } from './store';
 import type { ICaseProgress } from './types';
 
@@ -24,6 +26,7 @@ export class ProgressTracker implements IProgressTracker {
    */
   constructor(options: ProgressTracker.IOptions) {
     this._state = options.state;
+    this._backupFile = options.backupFile ?? null;
   }
 
   /** Emitted when any status changes or the casebook changes. */
@@ -36,17 +39,65 @@ export class ProgressTracker implements IProgressTracker {
     return this._store;
   }
 
+  /**
+   * Whether the backup file of the current casebook has changes not written
+   * yet, and why its last write failed (null when it did not or there is no
+   * backup).
+   */
+  get backupState(): ProgressTracker.IBackupState {
+    const backup = this._store?.backup;
+    return {
+      path: backup?.file.path ?? null,
+      pending: backup?.pending ?? false,
+      error: backup?.error ?? null,
+      problem: backup?.problem ?? null
+    };
+  }
+
+  /** Resolves once the current casebook's backup file has every change so far. */
+  async backupSaved(): Promise<void> {
+    await this._store?.ready;
+    await this._store?.backup?.saved();
+  }
+
   /** Switch to the progress of another casebook. */
   setCasebook(name: string | null): void {
     if (this._store?.casebook === name) {
       return;
     }
-    this._store?.dispose();
+    this._replaceStore(name);
+  }
+
+  /**
+   * Change where backup files go (a function of the casebook name, or null
+   * for none); the current casebook's progress is loaded again with it.
+   */
+  setBackupFile(
+    backupFile: ((casebook: string) => IProgressFile | null) | null
+  ): void {
+    this._backupFile = backupFile;
+    this._replaceStore(this._store?.casebook ?? null);
+  }
+
+  private _replaceStore(name: string | null): void {
+    const old = this._store;
+    if (old) {
+      old.dispose();
+      // An unfinished backup write goes on; only its signal is dropped.
+      old.backup?.stateChanged.disconnect(this._emitChanged, this);
+    }
+    const file = name ? (this._backupFile?.(name) ?? null) : null;
+    const backup = file ? new ProgressBackup({ file, casebook: name! }) : null;
     this._store = name
-      ? new ProgressStore({ state: this._state, casebook: name })
+      ? new ProgressStore({ state: this._state, casebook: name, backup })
       : null;
-    this._store?.changed.connect(() => this._changed.emit(), this);
+    this._store?.changed.connect(this._emitChanged, this);
+    backup?.stateChanged.connect(this._emitChanged, this);
     void this._store?.ready.then(() => this._changed.emit());
+    this._changed.emit();
+  }
+
+  private _emitChanged(): void {
     this._changed.emit();
   }
 
@@ -114,6 +165,7 @@ export class ProgressTracker implements IProgressTracker {
   }
 
   private _state: IStateDB;
+  private _backupFile: ((casebook: string) => IProgressFile | null) | null;
   private _store: ProgressStore | null = null;
   private _changed = new Signal<this, void>(this);
 }
@@ -126,5 +178,19 @@ export namespace ProgressTracker {
   export interface IOptions {
     /** Where progress is kept. */
     state: IStateDB;
+    /** The backup file for a casebook, or null for none (default: none). */
+    backupFile?: ((casebook: string) => IProgressFile | null) | null;
+  }
+
+  /** How the backup file of the current casebook stands. */
+  export interface IBackupState {
+    /** Its server path, or null when there is no backup. */
+    readonly path: string | null;
+    /** Whether some change is not in it yet. */
+    readonly pending: boolean;
+    /** Why the last write failed, while it is retried; null otherwise. */
+    readonly error: string | null;
+    /** What was wrong with the file when read, or null. */
+    readonly problem: string | null;
   }
 }

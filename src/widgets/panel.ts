@@ -70,6 +70,29 @@ export class CasebookPanel extends SidePanel {
   }
 
   /**
+   * Say when the progress backup cannot be written (the server is down) or
+   * could not be read; nothing is shown while it is fine.
+   */
+  setBackup(state: CasebookPanel.IBackup): void {
+    const trans = this.trans;
+    const lines: string[] = [];
+    if (state.error) {
+      lines.push(
+        trans.__(
+          'Progress not saved to the server yet; retrying. Keep this page open. (%1)',
+          state.error
+        )
+      );
+    }
+    if (state.problem) {
+      lines.push(state.problem);
+    }
+    this._saving.textContent = lines.join('\n');
+    this._saving.hidden = lines.length === 0;
+    this._saving.dataset.pending = String(state.pending);
+  }
+
+  /**
    * Show the active workshop above the list (its title, reveal policy,
    * countdown, missing cases and a way to leave), or null to hide it.
    */
@@ -136,12 +159,17 @@ export class CasebookPanel extends SidePanel {
     this._progressText = document.createElement('span');
     this._progressText.className = 'jp-Junobench-progressText';
     this._progress.append(this._progressBar, this._progressText);
+    this._saving = document.createElement('div');
+    this._saving.className = 'jp-Junobench-message jp-Junobench-saving';
+    this._saving.setAttribute('role', 'status');
+    this._saving.hidden = true;
     this._workshopNode = this._buildWorkshop();
     header.append(
       this._title,
       this._workshopNode,
       this._count,
       this._progress,
+      this._saving,
       this._message
     );
 
@@ -579,6 +607,7 @@ export class CasebookPanel extends SidePanel {
   private _progress!: HTMLDivElement;
   private _progressBar!: HTMLProgressElement;
   private _progressText!: HTMLSpanElement;
+  private _saving!: HTMLDivElement;
   private _progressSummary: CasebookPanel.IProgress | null = null;
   private _facetNodes = {} as Record<FacetKey, HTMLDivElement>;
   private _options = new WeakMap<
@@ -638,6 +667,16 @@ export namespace CasebookPanel {
     crashed: number;
     /** Solved fraction. */
     fraction: number;
+  }
+
+  /** How the progress backup file stands. */
+  export interface IBackup {
+    /** Whether some change is not in it yet. */
+    pending: boolean;
+    /** Why the last write failed, while retrying; null otherwise. */
+    error: string | null;
+    /** What was wrong with the file when it was read, or null. */
+    problem: string | null;
   }
 
   /** What the header says besides the casebook. */

@@ -18,7 +18,7 @@ import { chdirCode } from '../kernel/snippets';
 import { compareEnvironment } from '../kernel/drift';
 import type { IDriftReport } from '../kernel/drift';
 import { BENCHMARK_PINS } from '../kernel/pins';
-import { probeEnvironment } from '../kernel/probe';
+import { isPristineKernel, probeEnvironment } from '../kernel/probe';
 import type { IStoredStep, IWorkingCopyMeta } from '../model/workingCopy';
 import { readWorkingCopyMeta } from '../model/workingCopy';
 import { compareCrash } from '../replay/plan';
@@ -302,7 +302,13 @@ export class ReplayController {
         await context.startKernel();
       }
       kernel = context.session?.kernel;
-    } else if (kernel.status !== 'starting' && kernel.status !== 'unknown') {
+    } else if (
+      kernel.status !== 'starting' &&
+      kernel.status !== 'unknown' &&
+      !(await isPristineKernel(kernel))
+    ) {
+      // A kernel that has run nothing (just started for this copy, or taken
+      // warm from the pool) is as fresh as a restarted one, and faster.
       await kernel.restart();
     }
     if (!kernel) {

@@ -6,7 +6,7 @@
  */
 import { expect } from '@jupyterlab/galata';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
-import type { Locator } from '@playwright/test';
+import type { APIRequestContext, Locator } from '@playwright/test';
 
 /** Id of the JunoBench side panel (and of its left sidebar tab). */
 export const PANEL_ID = 'jp-junobench-panel';
@@ -106,4 +106,33 @@ export async function facetCount(option: Locator): Promise<number> {
     `facet option label "${label}" ends with "(count)"`
   ).not.toBeNull();
   return Number(match![1]);
+}
+
+/**
+ * Delete the progress backup files (`junobench-work/<casebook>/progress.json`)
+ * on the test server. Galata gives each test an empty state database, but the
+ * backup file is a real file that outlives the test, and a page merges it in
+ * when the casebook loads; a test that needs no earlier progress calls this
+ * before its page loads.
+ */
+export async function clearProgressBackups(
+  request: APIRequestContext
+): Promise<void> {
+  const listing = await request.get('/api/contents/junobench-work');
+  if (listing.status() === 404) {
+    return;
+  }
+  const folders = ((await listing.json()).content ?? []) as {
+    path: string;
+    type: string;
+  }[];
+  for (const folder of folders.filter(f => f.type === 'directory')) {
+    const response = await request.delete(
+      `/api/contents/${folder.path}/progress.json`
+    );
+    expect(
+      [204, 404],
+      `DELETE ${folder.path}/progress.json answered ${response.status()}`
+    ).toContain(response.status());
+  }
 }

@@ -9,7 +9,13 @@ import * as path from 'path';
 import { expect, galata, test } from '@jupyterlab/galata';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
 
-import { caseItems, ensureDemoCasebook, openPanel, SLOW } from './junobench';
+import {
+  caseItems,
+  clearProgressBackups,
+  ensureDemoCasebook,
+  openPanel,
+  SLOW
+} from './junobench';
 
 const EXAMPLE = path.resolve(
   __dirname,
@@ -48,6 +54,8 @@ async function runCommand(
 // so that the reload below reads what JupyterLab really saved.
 test.use({
   mockState: false,
+  // The page is loaded by the test, once earlier specs' progress is gone.
+  autoGoto: false,
   mockSettings: {
     ...galata.DEFAULT_SETTINGS,
     'jupyterlab-junobench:reveal': { revealPolicy: 'always' }
@@ -58,6 +66,9 @@ test('the example workshop sets the panel to its playlist and its reveal policy'
   page,
   tmpPath
 }) => {
+  // Under after-pass, a case an earlier spec solved would open its reveal.
+  await clearProgressBackups(page.request);
+  await page.goto('?reset');
   await ensureDemoCasebook(page);
   await page.contents.uploadFile(EXAMPLE, `${tmpPath}/${FILE}`);
   const panel = await openPanel(page);

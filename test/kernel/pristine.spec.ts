@@ -1,0 +1,121 @@
+/**
+ * Whether a kernel has run nothing yet (so a replay may skip its restart),
+ * against a real Jupyter server and a real Python kernel.
+ */
+import { KernelManager, ServerConnection } from '@jupyterlab/services';
+import type { Kernel } from '@jupyterlab/services';
+import { JupyterServer } from '@jupyterlab/testing';
+
+import { isPristineKernel } from '../../src/kernel/probe';
+import {
+  chdirCode,
+  parsePristineOutput,
+  pristineProbeCode
+} from '../../src/kernel/snippets';
+
+jest.setTimeout(180000);
+
+describe('parsePristineOutput', () => {
+  it.each([
+    ['{"count": 1, "names": 0, "touched": false}', true],
+    ['noise\n{"count": 1, "names": 0, "touched": false}\n', true],
+    ['{"count": 2, "names": 0, "touched": false}', false],
+    ['{"count": 1, "names": 1, "touched": false}', false],
+    ['{"count": 1, "names": 0, "touched": true}', false],
+    ['{"count": "1", "names": 0, "touched": false}', false],
+    ['{"count": 1, "names": 0}', false],
+    ['null', false],
+    ['not json', false],
+    ['', false]
+  ])('reads %j as %s', (stdout, expected) => {
+    expect(parsePristineOutput(stdout)).toBe(expected);
+  });
+});
+
+describe('isPristineKernel', () => {
+  const server = new JupyterServer();
+  let kernels: KernelManager;
+  let kernel: Kernel.IKernelConnection;
+
+  /** Run code the way the given options say and wait for its reply. */
+  async function run(
+    code: string,
+    options: { silent?: boolean; store_history?: boolean } = {}
+  ): Promise<string> {
+    const reply = await kernel.requestExecute({ code, ...options }).done;
+    return reply.content.status;
+  }
+
+  beforeAll(async () => {
+    await server.start({ configData: { ServerApp: { allow_root: true } } });
+    kernels = new KernelManager({
+      serverSettings: ServerConnection.makeSettings()
+    });
+    await kernels.ready;
+    kernel = await kernels.startNew({ name: 'python3' });
+  });
+
+  afterAll(async () => {
+    await kernel.shutdown().catch(() => undefined);
+    kernels.dispose();
+    await server.shutdown();
+  });
+
+  beforeEach(async () => {
+    await kernel.restart();
+  });
+
+  it('is true for a kernel that has run nothing, and stays true after asking', async () => {
+    expect(await isPristineKernel(kernel)).toBe(true);
+    // The check itself is silent: it neither counts nor leaves a name.
+    expect(await isPristineKernel(kernel)).toBe(true);
+  });
+
+  it('is false once a cell ran with history, even one that only failed', async () => {
+    expect(await run('1/0')).toBe('error');
+    expect(await isPristineKernel(kernel)).toBe(false);
+  });
+
+  it('is false once code defined a name, even silently', async () => {
+    expect(await run('x = 1', { silent: true, store_history: false })).toBe(
+      'ok'
+    );
+    expect(await isPristineKernel(kernel)).toBe(false);
+  });
+
+  it("is false after a replay's setup moved the working directory", async () => {
+    expect(
+      await run(chdirCode('.'), { silent: true, store_history: false })
+    ).toBe('ok');
+    expect(await isPristineKernel(kernel)).toBe(false);
+  });
+
+  it('is true again after a restart', async () => {
+    await run('y = 2');
+    expect(await isPristineKernel(kernel)).toBe(false);
+    await kernel.restart();
+    expect(await isPristineKernel(kernel)).toBe(true);
+  });
+
+  it('is false for a kernel busy past the timeout', async () => {
+    const busy = kernel.requestExecute({ code: 'import time; time.sleep(3)' });
+    expect(await isPristineKernel(kernel, 500)).toBe(false);
+    await busy.done;
+  });
+
+  it('reads the probe as Python prints it', async () => {
+    let text = '';
+    const future = kernel.requestExecute({
+      code: pristineProbeCode(),
+      silent: true,
+      store_history: false
+    });
+    future.onIOPub = msg => {
+      if (msg.header.msg_type === 'stream') {
+        text += (msg.content as { text: string }).text;
+      }
+    };
+    await future.done;
+    expect(JSON.parse(text)).toEqual({ count: 1, names: 0, touched: false });
+  });
+});
