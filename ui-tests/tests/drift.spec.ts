@@ -3,20 +3,14 @@
  * from the JunoBench benchmark pins, on a line of its own.
  */
 import { expect, test } from '@jupyterlab/galata';
-import { openDemoPanel, SLOW } from './junobench';
+import { openDemoCase, SLOW } from './junobench';
 
 const CASE = 'numpy_1';
 
 test('the replay bar lists the kernel versions that differ from the benchmark pins', async ({
   page
 }) => {
-  const { panel } = await openDemoPanel(page);
-  await panel.getByRole('button', { name: `Open case ${CASE}` }).click();
-  const notebook = page
-    .locator('#jp-main-dock-panel .jp-NotebookPanel')
-    .filter({ visible: true });
-  await expect(notebook).toHaveCount(1, { timeout: SLOW });
-  const replayBar = notebook.locator('.jp-Junobench-replayBar');
+  const { replayBar } = await openDemoCase(page, CASE);
   const drift = replayBar.getByRole('note', {
     name: 'Environment compared with the benchmark pins'
   });

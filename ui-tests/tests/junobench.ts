@@ -136,3 +136,21 @@ export async function clearProgressBackups(
     ).toContain(response.status());
   }
 }
+
+/**
+ * Open a demo case from the panel ("Open case <name>") and wait for its
+ * working copy to be the visible notebook with its replay bar.
+ */
+export async function openDemoCase(
+  page: IJupyterLabPageFixture,
+  name: string
+): Promise<{ panel: Locator; notebook: Locator; replayBar: Locator }> {
+  const { panel } = await openDemoPanel(page);
+  await panel.getByRole('button', { name: `Open case ${name}` }).click();
+  const notebook = page
+    .locator('#jp-main-dock-panel .jp-NotebookPanel')
+    .filter({ visible: true });
+  await expect(notebook).toHaveCount(1, { timeout: SLOW });
+  const replayBar = notebook.locator('.jp-Junobench-replayBar');
+  return { panel, notebook, replayBar };
+}

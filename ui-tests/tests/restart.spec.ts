@@ -15,7 +15,7 @@ import * as path from 'path';
 import { expect, galata, test } from '@jupyterlab/galata';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
 
-import { openDemoPanel, SLOW } from './junobench';
+import { openDemoCase, openDemoPanel, SLOW } from './junobench';
 
 const CASE = 'numpy_1';
 const PORT = Number(process.env.JUNOBENCH_UI_PORT || '8888') + 21;
@@ -153,13 +153,7 @@ test.afterAll(async () => {
 test('progress and edits made while the server restarts are kept', async ({
   page
 }) => {
-  const { panel } = await openDemoPanel(page);
-  await panel.getByRole('button', { name: `Open case ${CASE}` }).click();
-  const notebook = page
-    .locator('#jp-main-dock-panel .jp-NotebookPanel')
-    .filter({ visible: true });
-  await expect(notebook).toHaveCount(1, { timeout: SLOW });
-  const replayBar = notebook.locator('.jp-Junobench-replayBar');
+  const { panel, notebook, replayBar } = await openDemoCase(page, CASE);
   const replay = replayBar.getByRole('button', { name: 'Replay', exact: true });
   await expect(replay).toBeEnabled({ timeout: SLOW });
   await replay.click();
