@@ -117,6 +117,8 @@ export interface IProgressTracker extends ICaseStatusProvider {
     error: string | null;
     problem: string | null;
   };
+  /** Emitted when `backupState` changes. */
+  readonly backupChanged: ISignal<IProgressTracker, void>;
   /** Solved, attempted, crashed and not-started counts over some cases. */
   summary(names: readonly string[]): {
     total: number;

@@ -90,8 +90,10 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
         panel.setProgress(
           statuses.summary(model.casebook?.cases.map(c => c.name) ?? [])
         );
-        panel.setBackup(statuses.backupState);
       });
+      statuses.backupChanged.connect(() =>
+        panel.setBackup(statuses.backupState)
+      );
     }
     const sync = () => {
       // In a workshop the panel lists only its cases, in its order.

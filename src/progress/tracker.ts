@@ -34,6 +34,14 @@ export class ProgressTracker implements IProgressTracker {
     return this._changed;
   }
 
+  /**
+   * Emitted when `backupState` changes (a write starts, fails, is done) and
+   * when the casebook changes; progress itself is unchanged by it.
+   */
+  get backupChanged(): ISignal<this, void> {
+    return this._backupChanged;
+  }
+
   /** The store of the current casebook, or null before one is set. */
   get store(): ProgressStore | null {
     return this._store;
@@ -84,7 +92,7 @@ export class ProgressTracker implements IProgressTracker {
     if (old) {
       old.dispose();
       // An unfinished backup write goes on; only its signal is dropped.
-      old.backup?.stateChanged.disconnect(this._emitChanged, this);
+      old.backup?.stateChanged.disconnect(this._emitBackupChanged, this);
     }
     const file = name ? (this._backupFile?.(name) ?? null) : null;
     const backup = file ? new ProgressBackup({ file, casebook: name! }) : null;
@@ -92,13 +100,18 @@ export class ProgressTracker implements IProgressTracker {
       ? new ProgressStore({ state: this._state, casebook: name, backup })
       : null;
     this._store?.changed.connect(this._emitChanged, this);
-    backup?.stateChanged.connect(this._emitChanged, this);
+    backup?.stateChanged.connect(this._emitBackupChanged, this);
     void this._store?.ready.then(() => this._changed.emit());
     this._changed.emit();
+    this._backupChanged.emit();
   }
 
   private _emitChanged(): void {
     this._changed.emit();
+  }
+
+  private _emitBackupChanged(): void {
+    this._backupChanged.emit();
   }
 
   /** The status of a case. */
@@ -168,6 +181,7 @@ export class ProgressTracker implements IProgressTracker {
   private _backupFile: ((casebook: string) => IProgressFile | null) | null;
   private _store: ProgressStore | null = null;
   private _changed = new Signal<this, void>(this);
+  private _backupChanged = new Signal<this, void>(this);
 }
 
 /**

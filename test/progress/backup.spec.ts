@@ -4,6 +4,7 @@ import { ProgressBackup } from '../../src/progress/backup';
 import type { IProgressFile } from '../../src/progress/backup';
 import { fromJSON, toJSON } from '../../src/progress/export';
 import { ProgressStore } from '../../src/progress/store';
+import { ProgressTracker } from '../../src/progress/tracker';
 import { emptyProgress } from '../../src/progress/types';
 import type { ICaseProgress } from '../../src/progress/types';
 
@@ -270,5 +271,32 @@ describe('ProgressStore with a backup file', () => {
     } finally {
       warn.mockRestore();
     }
+  });
+});
+
+describe('ProgressTracker with a backup file', () => {
+  it('tells backup state changes apart from progress changes', async () => {
+    const file = new MemoryFile();
+    const tracker = new ProgressTracker({
+      state: new StateDB(),
+      backupFile: () => file
+    });
+    tracker.setCasebook('demo');
+    await tracker.store!.ready;
+    let changed = 0;
+    let backupChanged = 0;
+    tracker.changed.connect(() => void changed++);
+    tracker.backupChanged.connect(() => void backupChanged++);
+    await tracker.recordHint('NB_1', 0);
+    await tracker.backupSaved();
+    // One progress change; the write started and finished.
+    expect(changed).toBe(1);
+    expect(backupChanged).toBe(2);
+    expect(tracker.backupState).toEqual({
+      path: file.path,
+      pending: false,
+      error: null,
+      problem: null
+    });
   });
 });
