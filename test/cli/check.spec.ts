@@ -9,7 +9,6 @@ import * as path from 'path';
 
 import { checkNotebook } from '../../src/cli/check';
 import type { ICheckReport } from '../../src/cli/check';
-import { main } from '../../src/cli/main';
 import { startServer } from '../../src/cli/server';
 import type { IServerHandle } from '../../src/cli/server';
 import { loadLocalCasebook } from '../../src/cli/verify';
@@ -17,6 +16,8 @@ import type { ICasebook } from '../../src/casebook/types';
 import { makeWorkingCopy } from '../../src/model/workingCopy';
 import { sourceText } from '../../src/replay/plan';
 import type { INotebookJSON } from '../../src/replay/types';
+
+import { runCli } from './capture';
 
 jest.setTimeout(180000);
 
@@ -158,27 +159,18 @@ describe('junobench check', () => {
     target.source = sourceText(target).replace(/axis=1/g, 'axis=0');
     const file = path.join(tmp, 'numpy_1-1.ipynb');
     writeFileSync(file, JSON.stringify(nb));
-    const out: string[] = [];
-    const log = jest
-      .spyOn(console, 'log')
-      .mockImplementation((...a) => void out.push(a.join(' ')));
-    let code: number;
-    try {
-      code = await main([
-        'check',
-        DEMO,
-        'numpy_1',
-        file,
-        '--server',
-        server.url,
-        '--token',
-        server.token,
-        '--server-root',
-        ROOT
-      ]);
-    } finally {
-      log.mockRestore();
-    }
+    const { code, out } = await runCli([
+      'check',
+      DEMO,
+      'numpy_1',
+      file,
+      '--server',
+      server.url,
+      '--token',
+      server.token,
+      '--server-root',
+      ROOT
+    ]);
     expect(code).toBe(0);
     expect(out[0]).toMatch(/^numpy_1: PASS \(solved\)/);
   });
@@ -192,28 +184,19 @@ describe('junobench check', () => {
     );
     const file = path.join(tmp, 'numpy_1-2.ipynb');
     writeFileSync(file, JSON.stringify(nb));
-    const out: string[] = [];
-    const log = jest
-      .spyOn(console, 'log')
-      .mockImplementation((...a) => void out.push(a.join(' ')));
-    let code: number;
-    try {
-      code = await main([
-        'check',
-        DEMO,
-        'numpy_1',
-        file,
-        '--json',
-        '--server',
-        server.url,
-        '--token',
-        server.token,
-        '--server-root',
-        ROOT
-      ]);
-    } finally {
-      log.mockRestore();
-    }
+    const { code, out } = await runCli([
+      'check',
+      DEMO,
+      'numpy_1',
+      file,
+      '--json',
+      '--server',
+      server.url,
+      '--token',
+      server.token,
+      '--server-root',
+      ROOT
+    ]);
     expect(code).toBe(1);
     const report = JSON.parse(out.join('\n')) as ICheckReport;
     expect(report.passed).toBe(false);
@@ -239,24 +222,15 @@ describe('junobench check', () => {
       /no case "nope"/
     ]
   ])('exits 2 on bad input %#', async (argv, message) => {
-    const err: string[] = [];
-    const spy = jest
-      .spyOn(console, 'error')
-      .mockImplementation((...a) => void err.push(a.join(' ')));
-    let code: number;
-    try {
-      code = await main([
-        ...argv,
-        '--server',
-        server.url,
-        '--token',
-        server.token,
-        '--server-root',
-        ROOT
-      ]);
-    } finally {
-      spy.mockRestore();
-    }
+    const { code, err } = await runCli([
+      ...argv,
+      '--server',
+      server.url,
+      '--token',
+      server.token,
+      '--server-root',
+      ROOT
+    ]);
     expect(code).toBe(2);
     expect(err.join('\n')).toMatch(message);
   });

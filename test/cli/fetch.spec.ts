@@ -17,7 +17,8 @@ import * as path from 'path';
 import { pathToFileURL } from 'url';
 
 import { fetchDataset } from '../../src/cli/fetch';
-import { main } from '../../src/cli/main';
+
+import { runCli } from './capture';
 
 jest.setTimeout(120000);
 
@@ -45,26 +46,6 @@ function gitRepo(dir: string, fill: (dir: string) => void): string {
   return pathToFileURL(dir).href;
 }
 
-/** Capture console.log and console.error while `run` runs. */
-async function captured(
-  run: () => Promise<number>
-): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = jest
-    .spyOn(console, 'log')
-    .mockImplementation((...a) => void out.push(a.join(' ')));
-  const error = jest
-    .spyOn(console, 'error')
-    .mockImplementation((...a) => void err.push(a.join(' ')));
-  try {
-    return { code: await run(), out, err };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
-
 describe('junobench fetch', () => {
   let work: string;
   let demoUrl: string;
@@ -82,9 +63,7 @@ describe('junobench fetch', () => {
 
   it('clones a casebook repository and summarises its cases and data', async () => {
     const dest = path.join(work, 'fetched');
-    const { code, out } = await captured(() =>
-      main(['fetch', dest, '--source', demoUrl])
-    );
+    const { code, out } = await runCli(['fetch', dest, '--source', demoUrl]);
     expect(code).toBe(0);
     expect(existsSync(path.join(dest, 'benchmark_desc.xlsx'))).toBe(true);
     expect(existsSync(path.join(dest, '.git'))).toBe(true);
@@ -109,9 +88,13 @@ describe('junobench fetch', () => {
       writeFileSync(path.join(dir, 'README.md'), '# dataset card\n');
     });
     const dest = path.join(work, 'nested');
-    const { code, out } = await captured(() =>
-      main(['fetch', dest, '--source', url, '--json'])
-    );
+    const { code, out } = await runCli([
+      'fetch',
+      dest,
+      '--source',
+      url,
+      '--json'
+    ]);
     expect(code).toBe(0);
     const summary = JSON.parse(out.join('\n'));
     expect(summary.casebook).toBe(path.join(dest, 'JunoBench'));
@@ -166,9 +149,7 @@ describe('junobench fetch', () => {
     const dest = path.join(work, 'occupied');
     mkdirSync(dest);
     writeFileSync(path.join(dest, 'notes.txt'), 'mine');
-    const { code, err } = await captured(() =>
-      main(['fetch', dest, '--source', demoUrl])
-    );
+    const { code, err } = await runCli(['fetch', dest, '--source', demoUrl]);
     expect(code).toBe(2);
     expect(err.join('\n')).toMatch(/occupied exists and is not empty/);
     expect(readdirSync(dest)).toEqual(['notes.txt']);

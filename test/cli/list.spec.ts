@@ -1,30 +1,17 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { main } from '../../src/cli/main';
+import { runCli } from './capture';
 
 const DEMO = path.resolve(__dirname, '../../demo/casebook');
 const SHARED = path.resolve(__dirname, '../../../shared/junobench');
 
-/** Run the CLI and capture what it prints. */
+/** Run the CLI; what it printed with console.log and console.error, as text. */
 async function run(
   args: string[]
 ): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = jest
-    .spyOn(console, 'log')
-    .mockImplementation((...a) => void out.push(a.join(' ')));
-  const error = jest
-    .spyOn(console, 'error')
-    .mockImplementation((...a) => void err.push(a.join(' ')));
-  try {
-    const code = await main(args);
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
+  const { code, out, err } = await runCli(args);
+  return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
 describe('junobench list', () => {

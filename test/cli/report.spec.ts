@@ -2,37 +2,18 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
-import { main } from '../../src/cli/main';
 import { toJSON } from '../../src/progress/export';
 import type { ICaseProgress } from '../../src/progress/types';
 import { emptyProgress } from '../../src/progress/types';
 
-/** Run the CLI and capture what it prints (console and process.stdout). */
+import { runCli } from './capture';
+
+/** Run the CLI; what it printed to stdout (console and process.stdout) and to console.error. */
 async function run(
   args: string[]
 ): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = jest
-    .spyOn(console, 'log')
-    .mockImplementation((...a) => void out.push(a.join(' ') + '\n'));
-  const error = jest
-    .spyOn(console, 'error')
-    .mockImplementation((...a) => void err.push(a.join(' ')));
-  const write = jest
-    .spyOn(process.stdout, 'write')
-    .mockImplementation(chunk => {
-      out.push(String(chunk));
-      return true;
-    });
-  try {
-    const code = await main(args);
-    return { code, out: out.join(''), err: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-    write.mockRestore();
-  }
+  const { code, stdout, err } = await runCli(args);
+  return { code, out: stdout, err: err.join('\n') };
 }
 
 /** A case solved after `fails` failed checks, with `hints` hints and a score. */

@@ -5,10 +5,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
-import { main } from '../../src/cli/main';
 import { startServer } from '../../src/cli/server';
 import type { IServerHandle } from '../../src/cli/server';
 import { loadLocalCasebook, verifyCasebook } from '../../src/cli/verify';
+
+import { runCli } from './capture';
 
 jest.setTimeout(180000);
 
@@ -48,27 +49,18 @@ describe('junobench verify', () => {
   });
 
   it('prints the table and the closing line through --server and --token', async () => {
-    const out: string[] = [];
-    const log = jest
-      .spyOn(console, 'log')
-      .mockImplementation((...a) => void out.push(a.join(' ')));
-    let code: number;
-    try {
-      code = await main([
-        'verify',
-        DEMO,
-        '--cases',
-        'pandas_1',
-        '--server',
-        server.url,
-        '--token',
-        server.token,
-        '--server-root',
-        ROOT
-      ]);
-    } finally {
-      log.mockRestore();
-    }
+    const { code, out } = await runCli([
+      'verify',
+      DEMO,
+      '--cases',
+      'pandas_1',
+      '--server',
+      server.url,
+      '--token',
+      server.token,
+      '--server-root',
+      ROOT
+    ]);
     expect(code).toBe(0);
     expect(out.some(l => /^pandas_1\s+pass\s+pass\s+pass/.test(l))).toBe(true);
     expect(out[out.length - 1]).toBe('1 passed, 0 failed');
@@ -77,29 +69,20 @@ describe('junobench verify', () => {
   it('says once per run which library versions differ from the benchmark pins, in text and JSON', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'junobench-verify-'));
     const jsonFile = path.join(dir, 'verify.json');
-    const out: string[] = [];
-    const log = jest
-      .spyOn(console, 'log')
-      .mockImplementation((...a) => void out.push(a.join(' ')));
-    let code: number;
-    try {
-      code = await main([
-        'verify',
-        DEMO,
-        '--cases',
-        'numpy_1',
-        '--server',
-        server.url,
-        '--token',
-        server.token,
-        '--server-root',
-        ROOT,
-        '--json',
-        jsonFile
-      ]);
-    } finally {
-      log.mockRestore();
-    }
+    const { code, out } = await runCli([
+      'verify',
+      DEMO,
+      '--cases',
+      'numpy_1',
+      '--server',
+      server.url,
+      '--token',
+      server.token,
+      '--server-root',
+      ROOT,
+      '--json',
+      jsonFile
+    ]);
     expect(code).toBe(0);
     const lines = out.filter(l => l.startsWith('environment:'));
     // The test environment is not the benchmark's (scikit-learn is not 1.2.2,
