@@ -4,7 +4,7 @@
  */
 import { expect, test } from '@jupyterlab/galata';
 
-import { openDemoPanel, SLOW } from './junobench';
+import { openDemoCase, SLOW } from './junobench';
 
 const CASE = 'numpy_1';
 /** Index (among all cells) of numpy_1's crashing cell. */
@@ -15,17 +15,7 @@ const FIXED =
   '# z-score every feature\nmu = data.mean(axis=0)\nsigma = data.std(axis=0)\nZ = (data - mu) / sigma\nZ[:5].round(3)';
 
 test('a wrong fix fails the check, a correct one passes', async ({ page }) => {
-  const { panel } = await openDemoPanel(page);
-  await panel.getByRole('button', { name: `Open case ${CASE}` }).click();
-  await expect(
-    page.locator(
-      '#jp-main-dock-panel .lm-DockPanel-tabBar .lm-TabBar-tab.jp-mod-current'
-    )
-  ).toContainText(CASE, { timeout: SLOW });
-  const notebook = page
-    .locator('#jp-main-dock-panel .jp-NotebookPanel')
-    .filter({ visible: true });
-  const checkBar = notebook.locator('.jp-Junobench-checkBar');
+  const { panel, checkBar } = await openDemoCase(page, CASE);
   const check = checkBar.getByRole('button', { name: 'Check my fix' });
   const result = checkBar.getByRole('status');
   await expect(check).toBeEnabled({ timeout: SLOW });

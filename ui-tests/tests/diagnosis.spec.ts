@@ -5,7 +5,7 @@
  */
 import { expect, galata, test } from '@jupyterlab/galata';
 
-import { openDemoPanel, SLOW } from './junobench';
+import { openDemoCase, SLOW } from './junobench';
 
 const CASE = 'pandas_1';
 /** Index (among all cells) of pandas_1's crashing lag-feature cell. */
@@ -29,17 +29,7 @@ test.use({
 test('a prediction is scored at the reveal, which waits for a pass', async ({
   page
 }) => {
-  const { panel } = await openDemoPanel(page);
-  await panel.getByRole('button', { name: `Open case ${CASE}` }).click();
-  await expect(
-    page.locator(
-      '#jp-main-dock-panel .lm-DockPanel-tabBar .lm-TabBar-tab.jp-mod-current'
-    )
-  ).toContainText(CASE, { timeout: SLOW });
-  const checkBar = page
-    .locator('#jp-main-dock-panel .jp-NotebookPanel')
-    .filter({ visible: true })
-    .locator('.jp-Junobench-checkBar');
+  const { panel, checkBar } = await openDemoCase(page, CASE);
   const check = checkBar.getByRole('button', { name: 'Check my fix' });
   const result = checkBar.locator('.jp-Junobench-checkResult');
   const reveal = checkBar.getByRole('button', { name: 'Reveal diagnosis' });

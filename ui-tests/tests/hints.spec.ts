@@ -3,22 +3,12 @@
  */
 import { expect, test } from '@jupyterlab/galata';
 
-import { openDemoPanel, SLOW } from './junobench';
+import { openDemoCase, SLOW } from './junobench';
 
 const CASE = 'NBspecific_2';
 
 test('hints open one step at a time', async ({ page }) => {
-  const { panel } = await openDemoPanel(page);
-  await panel.getByRole('button', { name: `Open case ${CASE}` }).click();
-  await expect(
-    page.locator(
-      '#jp-main-dock-panel .lm-DockPanel-tabBar .lm-TabBar-tab.jp-mod-current'
-    )
-  ).toContainText(CASE, { timeout: SLOW });
-  const checkBar = page
-    .locator('#jp-main-dock-panel .jp-NotebookPanel')
-    .filter({ visible: true })
-    .locator('.jp-Junobench-checkBar');
+  const { checkBar } = await openDemoCase(page, CASE);
   const hint = checkBar.getByRole('button', { name: 'Hint', exact: true });
   const hints = checkBar.getByRole('list', { name: 'Hints' }).locator('li');
   await expect(hint).toBeEnabled({ timeout: SLOW });

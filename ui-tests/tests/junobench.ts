@@ -137,20 +137,89 @@ export async function clearProgressBackups(
   }
 }
 
+/** What a test works on once a case is open. */
+export interface IOpenCase {
+  /** The JunoBench panel. */
+  panel: Locator;
+  /** The main area's current tab (its title names the working copy). */
+  currentTab: Locator;
+  /** The visible notebook panel: the working copy. */
+  notebook: Locator;
+  /** Its replay bar. */
+  replayBar: Locator;
+  /** Its check bar. */
+  checkBar: Locator;
+}
+
 /**
- * Open a demo case from the panel ("Open case <name>") and wait for its
- * working copy to be the visible notebook with its replay bar.
+ * Open a demo case from the panel ("Open case <name>") and wait until its
+ * working copy is the current tab and the one visible notebook.
  */
 export async function openDemoCase(
   page: IJupyterLabPageFixture,
   name: string
-): Promise<{ panel: Locator; notebook: Locator; replayBar: Locator }> {
+): Promise<IOpenCase> {
   const { panel } = await openDemoPanel(page);
   await panel.getByRole('button', { name: `Open case ${name}` }).click();
+  const currentTab = page.locator(
+    '#jp-main-dock-panel .lm-DockPanel-tabBar .lm-TabBar-tab.jp-mod-current'
+  );
+  await expect(currentTab).toContainText(name, { timeout: SLOW });
   const notebook = page
     .locator('#jp-main-dock-panel .jp-NotebookPanel')
     .filter({ visible: true });
   await expect(notebook).toHaveCount(1, { timeout: SLOW });
-  const replayBar = notebook.locator('.jp-Junobench-replayBar');
-  return { panel, notebook, replayBar };
+  return {
+    panel,
+    currentTab,
+    notebook,
+    replayBar: notebook.locator('.jp-Junobench-replayBar'),
+    checkBar: notebook.locator('.jp-Junobench-checkBar')
+  };
+}
+
+/** How long "Open case" then an immediate Replay took, in ms, and the verdict shown. */
+export interface IOpenToCrash {
+  /** From the click on "Open case" to the Replay button pressed. */
+  pressed: number;
+  /** From the click on "Open case" to the verdict shown. */
+  total: number;
+  /** The verdict's text. */
+  verdict: string;
+}
+
+/**
+ * Click "Open case <name>" in the panel, press Replay as soon as the working
+ * copy shows it (like an eager learner) and wait for the verdict: the
+ * browser benchmarks' open-to-crash measurement.
+ */
+export async function timeOpenToCrash(
+  page: IJupyterLabPageFixture,
+  panel: Locator,
+  name: string
+): Promise<IOpenToCrash> {
+  const started = Date.now();
+  await panel
+    .getByRole('button', { name: `Open case ${name}`, exact: true })
+    .click();
+  // Wait until this case's working copy is the current tab, not the previous one.
+  await expect(
+    page.locator('#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current')
+  ).toContainText(`${name}-`, { timeout: SLOW });
+  const bar = page
+    .locator('#jp-main-dock-panel .jp-NotebookPanel')
+    .filter({ visible: true })
+    .locator('.jp-Junobench-replayBar');
+  await bar
+    .getByRole('button', { name: 'Replay', exact: true })
+    .click({ timeout: SLOW });
+  const pressed = Date.now() - started;
+  const verdict = bar.locator('.jp-Junobench-verdict');
+  await expect(verdict).toBeVisible({ timeout: SLOW });
+  const total = Date.now() - started;
+  return {
+    pressed,
+    total,
+    verdict: (await verdict.textContent())?.trim() ?? ''
+  };
 }

@@ -5,7 +5,7 @@
 import { expect, test } from '@jupyterlab/galata';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
 import type { Locator } from '@playwright/test';
-import { openDemoPanel, SLOW } from './junobench';
+import { openDemoCase, SLOW } from './junobench';
 
 /** The case whose recorded crash is a NameError in the demo casebook. */
 const CASE = 'NBspecific_1';
@@ -21,21 +21,9 @@ const TOP_TO_BOTTOM_DONE =
 async function openCase(
   page: IJupyterLabPageFixture
 ): Promise<{ notebook: Locator; replayBar: Locator }> {
-  const { panel } = await openDemoPanel(page);
-  await panel.getByRole('button', { name: `Open case ${CASE}` }).click();
-
   // The working copy opens as the current notebook in the main area.
-  const currentTab = page.locator(
-    '#jp-main-dock-panel .lm-DockPanel-tabBar .lm-TabBar-tab.jp-mod-current'
-  );
-  await expect(currentTab).toContainText(CASE, { timeout: SLOW });
-  const notebook = page
-    .locator('#jp-main-dock-panel .jp-NotebookPanel')
-    .filter({ visible: true });
-  await expect(notebook).toHaveCount(1, { timeout: SLOW });
+  const { notebook, replayBar } = await openDemoCase(page, CASE);
   await expect(notebook.locator('.jp-Cell').first()).toBeVisible();
-
-  const replayBar = notebook.locator('.jp-Junobench-replayBar');
   await expect(replayBar).toBeVisible();
   return { notebook, replayBar };
 }

@@ -4,7 +4,7 @@
  */
 import { expect, test } from '@jupyterlab/galata';
 
-import { openDemoPanel, SLOW } from './junobench';
+import { openDemoCase, SLOW } from './junobench';
 
 const CASE = 'matplotlib_1';
 
@@ -24,12 +24,7 @@ const TYPED = "# the learner's notes\nprint('kept')";
 test('reset starts a new working copy and keeps the old one', async ({
   page
 }) => {
-  const { panel } = await openDemoPanel(page);
-  await panel.getByRole('button', { name: `Open case ${CASE}` }).click();
-  const currentTab = page.locator(
-    '#jp-main-dock-panel .lm-DockPanel-tabBar .lm-TabBar-tab.jp-mod-current'
-  );
-  await expect(currentTab).toContainText(CASE, { timeout: SLOW });
+  const { currentTab } = await openDemoCase(page, CASE);
   const oldName = (await currentTab.innerText()).trim();
   const oldPath = await page.evaluate(currentPath);
   await page.notebook.setCell(1, 'code', TYPED);

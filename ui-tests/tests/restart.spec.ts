@@ -153,7 +153,10 @@ test.afterAll(async () => {
 test('progress and edits made while the server restarts are kept', async ({
   page
 }) => {
-  const { panel, notebook, replayBar } = await openDemoCase(page, CASE);
+  const { panel, notebook, replayBar, checkBar } = await openDemoCase(
+    page,
+    CASE
+  );
   const replay = replayBar.getByRole('button', { name: 'Replay', exact: true });
   await expect(replay).toBeEnabled({ timeout: SLOW });
   await replay.click();
@@ -162,7 +165,6 @@ test('progress and edits made while the server restarts are kept', async ({
     { timeout: SLOW }
   );
   // The first hint reads the case's notebooks, so it is opened before.
-  const checkBar = notebook.locator('.jp-Junobench-checkBar');
   const hint = checkBar.getByRole('button', { name: 'Hint', exact: true });
   const hints = checkBar.getByRole('list', { name: 'Hints' }).locator('li');
   await hint.click();
