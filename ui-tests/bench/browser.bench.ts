@@ -13,7 +13,8 @@ import {
   caseItems,
   ensureDemoCasebook,
   openPanel,
-  SLOW
+  SLOW,
+  timeOpenToCrash
 } from '../tests/junobench';
 
 const CELLS = Number(process.env.BENCH_CELLS || 200);
@@ -65,29 +66,11 @@ test('open a demo case and replay it to the crash', async ({ page }) => {
   );
   for (const name of names) {
     await openPanel(page);
-    const started = Date.now();
-    await panel
-      .getByRole('button', { name: `Open case ${name}`, exact: true })
-      .click();
-    // Wait until this case's working copy is the current tab, not the previous one.
-    await expect(
-      page.locator('#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current')
-    ).toContainText(`${name}-`, { timeout: SLOW });
-    const notebook = page
-      .locator('#jp-main-dock-panel .jp-NotebookPanel')
-      .filter({ visible: true });
-    const bar = notebook.locator('.jp-Junobench-replayBar');
-    await bar
-      .getByRole('button', { name: 'Replay', exact: true })
-      .click({ timeout: SLOW });
-    const opened = Date.now() - started;
-    await expect(bar.locator('.jp-Junobench-verdict')).toBeVisible({
-      timeout: SLOW
-    });
-    const total = Date.now() - started;
-    const verdict = (
-      await bar.locator('.jp-Junobench-verdict').textContent()
-    )?.trim();
+    const {
+      pressed: opened,
+      total,
+      verdict
+    } = await timeOpenToCrash(page, panel, name);
     console.log(
       `BENCH open→crash shown ${name}: ${(total / 1000).toFixed(2)} s (notebook open ${(opened / 1000).toFixed(2)} s) — ${verdict}`
     );

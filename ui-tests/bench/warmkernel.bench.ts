@@ -11,7 +11,8 @@ import {
   caseItems,
   ensureDemoCasebook,
   openPanel,
-  SLOW
+  SLOW,
+  timeOpenToCrash
 } from '../tests/junobench';
 
 const CASES = (process.env.BENCH_WARM_CASES || 'numpy_1,pandas_1,sklearn_1')
@@ -87,29 +88,11 @@ for (const warm of [false, true]) {
           // A learner browsing the list gives the warm kernel time to start.
           await warmKernelIdle(page);
         }
-        const started = Date.now();
-        await panel
-          .getByRole('button', { name: `Open case ${name}`, exact: true })
-          .click();
-        await expect(
-          page.locator('#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current')
-        ).toContainText(`${name}-`, { timeout: SLOW });
-        const notebook = page
-          .locator('#jp-main-dock-panel .jp-NotebookPanel')
-          .filter({ visible: true });
-        const bar = notebook.locator('.jp-Junobench-replayBar');
-        // Press Replay as soon as it is there, like an eager learner.
-        await bar
-          .getByRole('button', { name: 'Replay', exact: true })
-          .click({ timeout: SLOW });
-        const pressed = Date.now() - started;
-        await expect(bar.locator('.jp-Junobench-verdict')).toBeVisible({
-          timeout: SLOW
-        });
-        const total = Date.now() - started;
-        const verdict = (
-          await bar.locator('.jp-Junobench-verdict').textContent()
-        )?.trim();
+        const { pressed, total, verdict } = await timeOpenToCrash(
+          page,
+          panel,
+          name
+        );
         crash.push(total);
         results.push(
           `${name} ${(total / 1000).toFixed(2)} s (Replay pressed at ${(pressed / 1000).toFixed(2)} s) — ${verdict}`
