@@ -51,9 +51,9 @@ export class ProgressBackup implements IDisposable {
     return this._file;
   }
 
-  /** Whether some change is not in the file yet. */
+  /** Whether some change is not in the file yet (a write or its retry is under way). */
   get pending(): boolean {
-    return this._latest !== null || this._writing;
+    return this._writing;
   }
 
   /** Why the last write failed, while it is being retried; null otherwise. */
