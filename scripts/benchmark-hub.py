@@ -141,10 +141,7 @@ def one_learner(hub: jh.Hub, name: str, case: str, start: threading.Barrier, tim
         folder = f"{CASEBOOK}/benchmark/{case}"
         reproduced = json.loads((user.home / folder / f"{case}_reproduced.ipynb").read_text())
         work = f"junobench-work/{CASEBOOK}/{case}"
-        parts = work.split("/")
-        for depth in range(1, len(parts) + 1):
-            _put(user, "/".join(parts[:depth]), {"type": "directory"})
-        _put(user, f"{work}/{case}-1.ipynb", {"type": "notebook", "format": "json", "content": reproduced})
+        jh.save_notebook(user, f"{work}/{case}-1.ipynb", reproduced)
         t_work = time.perf_counter()
         r = requests.post(
             f"{user.url}api/sessions",
@@ -169,12 +166,6 @@ def one_learner(hub: jh.Hub, name: str, case: str, start: threading.Barrier, tim
     except Exception as err:  # reported in the table
         timing.error = f"{type(err).__name__}: {err}"
     return timing
-
-
-def _put(user: jh.UserServer, path: str, model: dict[str, Any]) -> None:
-    r = requests.put(f"{user.url}api/contents/{path}", headers=user.headers(), json=model, timeout=120)
-    if r.status_code not in (200, 201):
-        raise RuntimeError(f"PUT api/contents/{path}: HTTP {r.status_code} {r.text}")
 
 
 def percentile(values: list[float], q: float) -> float:

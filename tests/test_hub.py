@@ -131,20 +131,11 @@ def _learner(hub: jh.Hub, name: str, out: Path) -> Outcome:
     return outcome
 
 
-def _put(user: jh.UserServer, path: str, model: dict[str, Any]) -> None:
-    r = requests.put(f"{user.url}api/contents/{path}", headers=user.headers(), json=model, timeout=60)
-    if r.status_code not in (200, 201):
-        raise RuntimeError(f"{user.name}: PUT api/contents/{path}: HTTP {r.status_code} {r.text}")
-
-
 def _save_working_copy(user: jh.UserServer, fixed: Path) -> None:
     """The learner's working copy, holding a correct repair and marked with its owner."""
-    parts = WORK.split("/")
-    for depth in range(1, len(parts) + 1):
-        _put(user, "/".join(parts[:depth]), {"type": "directory"})
     notebook = json.loads(fixed.read_text())
     notebook.setdefault("metadata", {})[OWNER_KEY] = user.name
-    _put(user, COPY, {"type": "notebook", "format": "json", "content": notebook})
+    jh.save_notebook(user, COPY, notebook, timeout=60)
 
 
 def _save_progress(user: jh.UserServer, check: dict[str, Any]) -> dict[str, Any]:

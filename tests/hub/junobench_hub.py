@@ -228,6 +228,20 @@ def open_demo_casebook(user: UserServer) -> dict[str, Any]:
     return r.json()
 
 
+def save_notebook(user: UserServer, path: str, notebook: dict[str, Any], timeout: float = 120) -> None:
+    """Save a notebook in the user's server through the contents API, creating its folders first."""
+    parts = path.split("/")[:-1]
+    for depth in range(1, len(parts) + 1):
+        _put(user, "/".join(parts[:depth]), {"type": "directory"}, timeout)
+    _put(user, path, {"type": "notebook", "format": "json", "content": notebook}, timeout)
+
+
+def _put(user: UserServer, path: str, model: dict[str, Any], timeout: float) -> None:
+    r = requests.put(f"{user.url}api/contents/{path}", headers=user.headers(), json=model, timeout=timeout)
+    if r.status_code not in (200, 201):
+        raise RuntimeError(f"{user.name}: PUT api/contents/{path}: HTTP {r.status_code} {r.text}")
+
+
 def run_cli(args: list[str], timeout: float = 600) -> subprocess.CompletedProcess[str]:
     """Run ``node bin/junobench.js <args>`` and capture its output."""
     return subprocess.run(
