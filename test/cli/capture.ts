@@ -3,6 +3,7 @@
  * what it prints (not a spec file).
  */
 import { main } from '../../src/cli/main';
+import type { IServerHandle } from '../../src/cli/server';
 
 /** What one run of the command line printed, and its exit code. */
 export interface ICliRun {
@@ -45,4 +46,16 @@ export async function runCli(args: string[]): Promise<ICliRun> {
     error.mockRestore();
     write.mockRestore();
   }
+}
+
+/** The options that point a command at a running server whose root is `root`. */
+export function serverArgs(server: IServerHandle, root: string): string[] {
+  return [
+    '--server',
+    server.url,
+    '--token',
+    server.token,
+    '--server-root',
+    root
+  ];
 }

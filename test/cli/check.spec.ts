@@ -17,7 +17,7 @@ import { makeWorkingCopy } from '../../src/model/workingCopy';
 import { sourceText } from '../../src/replay/plan';
 import type { INotebookJSON } from '../../src/replay/types';
 
-import { runCli } from './capture';
+import { runCli, serverArgs } from './capture';
 
 jest.setTimeout(180000);
 
@@ -164,12 +164,7 @@ describe('junobench check', () => {
       DEMO,
       'numpy_1',
       file,
-      '--server',
-      server.url,
-      '--token',
-      server.token,
-      '--server-root',
-      ROOT
+      ...serverArgs(server, ROOT)
     ]);
     expect(code).toBe(0);
     expect(out[0]).toMatch(/^numpy_1: PASS \(solved\)/);
@@ -190,12 +185,7 @@ describe('junobench check', () => {
       'numpy_1',
       file,
       '--json',
-      '--server',
-      server.url,
-      '--token',
-      server.token,
-      '--server-root',
-      ROOT
+      ...serverArgs(server, ROOT)
     ]);
     expect(code).toBe(1);
     const report = JSON.parse(out.join('\n')) as ICheckReport;
@@ -222,15 +212,7 @@ describe('junobench check', () => {
       /no case "nope"/
     ]
   ])('exits 2 on bad input %#', async (argv, message) => {
-    const { code, err } = await runCli([
-      ...argv,
-      '--server',
-      server.url,
-      '--token',
-      server.token,
-      '--server-root',
-      ROOT
-    ]);
+    const { code, err } = await runCli([...argv, ...serverArgs(server, ROOT)]);
     expect(code).toBe(2);
     expect(err.join('\n')).toMatch(message);
   });

@@ -9,7 +9,7 @@ import { startServer } from '../../src/cli/server';
 import type { IServerHandle } from '../../src/cli/server';
 import { loadLocalCasebook, verifyCasebook } from '../../src/cli/verify';
 
-import { runCli } from './capture';
+import { runCli, serverArgs } from './capture';
 
 jest.setTimeout(180000);
 
@@ -54,12 +54,7 @@ describe('junobench verify', () => {
       DEMO,
       '--cases',
       'pandas_1',
-      '--server',
-      server.url,
-      '--token',
-      server.token,
-      '--server-root',
-      ROOT
+      ...serverArgs(server, ROOT)
     ]);
     expect(code).toBe(0);
     expect(out.some(l => /^pandas_1\s+pass\s+pass\s+pass/.test(l))).toBe(true);
@@ -74,12 +69,7 @@ describe('junobench verify', () => {
       DEMO,
       '--cases',
       'numpy_1',
-      '--server',
-      server.url,
-      '--token',
-      server.token,
-      '--server-root',
-      ROOT,
+      ...serverArgs(server, ROOT),
       '--json',
       jsonFile
     ]);
