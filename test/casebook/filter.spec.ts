@@ -6,10 +6,11 @@ import {
   emptyQuery,
   facetCounts,
   filterCases,
-  libraryOf,
   LIBRARY_LABELS
 } from '../../src/casebook';
 import type { CaseFacet, ICase, ICaseQuery } from '../../src/casebook';
+
+import { caseRecord } from './fixtures';
 
 /** A case with the given labels. */
 function makeCase(
@@ -20,33 +21,14 @@ function makeCase(
   rootCause: string,
   pipelineStage: string
 ): ICase {
-  const library = libraryOf(name);
-  return {
-    name,
-    eid: '',
+  return caseRecord(name, {
     ename,
     evalue,
-    traceback: [],
     rootCause,
     crashType,
     pipelineStage,
-    mlBug: 'ML bug',
-    datasets: [],
-    notebookUrl: '',
-    row: 0,
-    library,
-    notebookSpecific: library === 'NBspecific' || rootCause === 'NB specific',
-    diagnosis: null,
-    files: {
-      folder: null,
-      original: false,
-      reproduced: false,
-      fixed: false,
-      readme: false,
-      data: []
-    },
-    problems: []
-  };
+    mlBug: 'ML bug'
+  });
 }
 
 const CASES: ICase[] = [

@@ -1,6 +1,9 @@
 /**
- * Small descriptor and diagnoses workbooks for tests.
+ * Small descriptor and diagnoses workbooks, and case records, for tests.
  */
+
+import { libraryOf } from '../../src/casebook';
+import type { ICase } from '../../src/casebook';
 
 import { makeXlsx } from './xlsx';
 import type { IXlsxOptions, TestCell } from './xlsx';
@@ -105,5 +108,45 @@ export function caseFolder(name: string): Record<string, string> {
     [`${base}/${name}_fixed.ipynb`]: '{}',
     [`${base}/README.md`]: `# ${name}`,
     [`${base}/data/train.csv`]: 'a,b\n1,2\n'
+  };
+}
+
+/**
+ * A case record as the loader makes it, for tests of pure logic: the name
+ * gives the library, every label is empty and no file exists, unless
+ * `fields` says otherwise; `notebookSpecific` follows the library and root
+ * cause as the loader's does.
+ */
+export function caseRecord(name: string, fields: Partial<ICase> = {}): ICase {
+  const library = fields.library ?? libraryOf(name);
+  const rootCause = fields.rootCause ?? '';
+  return {
+    name,
+    eid: '',
+    ename: '',
+    evalue: '',
+    traceback: [],
+    crashType: '',
+    pipelineStage: '',
+    mlBug: '',
+    datasets: [],
+    notebookUrl: '',
+    row: 0,
+    diagnosis: null,
+    files: {
+      folder: null,
+      original: false,
+      reproduced: false,
+      fixed: false,
+      readme: false,
+      data: []
+    },
+    problems: [],
+    ...fields,
+    library,
+    rootCause,
+    notebookSpecific:
+      fields.notebookSpecific ??
+      (library === 'NBspecific' || rootCause === 'NB specific')
   };
 }

@@ -7,10 +7,11 @@ import {
   emptyQuery,
   facetCounts,
   filterCases,
-  libraryOf,
   queryCases
 } from '../../src/casebook';
 import type { ICase, ICaseQuery } from '../../src/casebook';
+
+import { caseRecord } from './fixtures';
 
 const LIBRARIES = ['pandas', 'torch', 'numpy', 'NBspecific', 'seaborn'];
 const TYPES = ['key error', 'value error', 'tensor shape mismatch', ''];
@@ -26,35 +27,22 @@ function next(n: number): number {
 }
 
 function makeCase(i: number): ICase {
+  // Drawn in this order, so the cases stay the same from run to run.
   const name = `${LIBRARIES[next(LIBRARIES.length)]}_${i}`;
-  const library = libraryOf(name);
   const rootCause = CAUSES[next(CAUSES.length)];
-  return {
-    name,
-    eid: '',
-    ename: ENAMES[next(ENAMES.length)],
-    evalue: `message ${next(50)}`,
-    traceback: [],
+  const ename = ENAMES[next(ENAMES.length)];
+  const evalue = `message ${next(50)}`;
+  const crashType = TYPES[next(TYPES.length)];
+  const pipelineStage = STAGES[next(STAGES.length)];
+  return caseRecord(name, {
+    ename,
+    evalue,
     rootCause,
-    crashType: TYPES[next(TYPES.length)],
-    pipelineStage: STAGES[next(STAGES.length)],
+    crashType,
+    pipelineStage,
     mlBug: 'ML bug',
-    datasets: [],
-    notebookUrl: '',
-    row: i,
-    library,
-    notebookSpecific: library === 'NBspecific' || rootCause === 'NB specific',
-    diagnosis: null,
-    files: {
-      folder: null,
-      original: false,
-      reproduced: false,
-      fixed: false,
-      readme: false,
-      data: []
-    },
-    problems: []
-  };
+    row: i
+  });
 }
 
 const BIG = Array.from({ length: 10000 }, (_, i) => makeCase(i));

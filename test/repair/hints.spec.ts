@@ -7,6 +7,8 @@ import { hintLadder, nextHint } from '../../src/repair/hints';
 import type { IHint } from '../../src/repair/hints';
 import type { INotebookJSON } from '../../src/replay/types';
 
+import { caseRecord } from '../casebook/fixtures';
+
 const DEMO = path.resolve(__dirname, '../../demo/casebook');
 
 function notebook(name: string, kind: 'reproduced' | 'fixed'): INotebookJSON {
@@ -98,22 +100,8 @@ describe('hintLadder on the demo casebook', () => {
 });
 
 describe('hintLadder with empty labels', () => {
-  const base: ICase = {
-    name: 'numpy_9',
-    eid: '',
-    ename: '',
-    evalue: '',
-    traceback: [],
-    rootCause: '',
-    crashType: '',
-    pipelineStage: '',
-    mlBug: '',
-    datasets: [],
-    notebookUrl: '',
+  const base: ICase = caseRecord('numpy_9', {
     row: 2,
-    library: 'numpy',
-    notebookSpecific: false,
-    diagnosis: null,
     files: {
       folder: null,
       original: false,
@@ -121,9 +109,8 @@ describe('hintLadder with empty labels', () => {
       fixed: false,
       readme: false,
       data: []
-    },
-    problems: []
-  };
+    }
+  });
   const empty: INotebookJSON = { cells: [] };
 
   it.each<[number, string]>([
