@@ -147,6 +147,18 @@ async function setSource(
   );
 }
 
+/**
+ * Put `code` at the top of the injected cell, before its original source
+ * (the fault the test injects; `restoreAndReproduce` takes it out again).
+ */
+async function inject(
+  page: IJupyterLabPageFixture,
+  copy: IWorkingCopy,
+  code: string
+): Promise<void> {
+  await setSource(page, INJECTED, `${code}\n${copy.sources[INJECTED]}`);
+}
+
 /** The id of the current notebook's kernel. */
 async function kernelId(page: IJupyterLabPageFixture): Promise<string> {
   const id = await page.evaluate(
@@ -193,11 +205,7 @@ test.describe('The kernel goes away during a replay', () => {
     page
   }) => {
     const copy = await freshCopy(page);
-    await setSource(
-      page,
-      INJECTED,
-      `import os; os._exit(1)\n${copy.sources[INJECTED]}`
-    );
+    await inject(page, copy, `import os; os._exit(1)`);
     const edited = await allSources(page);
     await copy.replay.click();
     await runningInjected(copy);
@@ -224,11 +232,7 @@ test.describe('The kernel goes away during a replay', () => {
     page
   }) => {
     const copy = await freshCopy(page);
-    await setSource(
-      page,
-      INJECTED,
-      `import time; time.sleep(60)\n${copy.sources[INJECTED]}`
-    );
+    await inject(page, copy, `import time; time.sleep(60)`);
 
     // Restarted through the REST API, as another tab would.
     await copy.replay.click();
@@ -274,11 +278,7 @@ test.describe('A cell that runs too long', () => {
     // Two runs that each wait out the timeout, then a full replay.
     test.setTimeout(240_000);
     const copy = await freshCopy(page);
-    await setSource(
-      page,
-      INJECTED,
-      `import time; time.sleep(60)\n${copy.sources[INJECTED]}`
-    );
+    await inject(page, copy, `import time; time.sleep(60)`);
     await copy.replay.click();
     await runningInjected(copy);
     await expect(copy.status).toContainText(
@@ -288,10 +288,10 @@ test.describe('A cell that runs too long', () => {
     await expect(copy.status).toHaveAttribute('data-result', 'timeout');
 
     // A cell that ignores SIGINT: the replay gives up after the grace period.
-    await setSource(
+    await inject(
       page,
-      INJECTED,
-      `import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\ntime.sleep(60)\n${copy.sources[INJECTED]}`
+      copy,
+      `import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\ntime.sleep(60)`
     );
     await copy.replay.click();
     await runningInjected(copy);
@@ -310,11 +310,7 @@ test.describe('A cell that runs too long', () => {
 
 test('the Interrupt button stops a long cell', async ({ page }) => {
   const copy = await freshCopy(page);
-  await setSource(
-    page,
-    INJECTED,
-    `import time; time.sleep(60)\n${copy.sources[INJECTED]}`
-  );
+  await inject(page, copy, `import time; time.sleep(60)`);
   await copy.replay.click();
   await runningInjected(copy);
   await expect(copy.interrupt).toBeEnabled();
@@ -361,11 +357,7 @@ test('two jobs at once: the second is refused, nothing is corrupted', async ({
   page
 }) => {
   const copy = await freshCopy(page);
-  await setSource(
-    page,
-    INJECTED,
-    `import time; time.sleep(6)\n${copy.sources[INJECTED]}`
-  );
+  await inject(page, copy, `import time; time.sleep(6)`);
   const edited = await allSources(page);
 
   // The replay command twice in a row: one replay, one refusal.
