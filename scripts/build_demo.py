@@ -27,6 +27,12 @@ reproduced run must stop at the intended target cell with the intended exception
 notebook in recorded order (counts ascending, `[reexecute]` cells twice) must be exactly the
 sequence that ran, and the fixed notebook must run top to bottom without an error.
 
+Notebooks are nbformat 4.5 with cell ids derived from the case and cell names, the same cell keeping
+its id in all three notebooks. Two cases are shaped like notebooks not written by this script:
+`sklearn_2`'s fixed notebook has ids of its own (derived under another key, as when the repaired
+notebook was saved separately in JupyterLab), and `numpy_2`'s notebooks are nbformat 4.4 without
+any cell ids. `pandas_2`, `sklearn_2` and `numpy_2` crash in their last code cell.
+
 Outputs are deterministic for a given environment (seeded data, no timestamps in notebook or cell
 metadata, fixed dates and zip timestamps in the workbooks); tracebacks and images depend on the
 installed Python/library versions.
@@ -134,6 +140,12 @@ class Case:
     runinfo_help: str  # "None" when run-time information would not help (as in JunoBench)
     gt_note: str | None = None  # sixth Ground_truth column
     extra_fixed_cells: list[Cell] = field(default_factory=list)
+    # Cell ids of the fixed notebook come from `<case>/<fixed_id_salt>/<key>` instead of the
+    # reproduced notebook's `<case>/<key>`: no id is shared, as when the two notebooks were saved
+    # separately in JupyterLab.
+    fixed_id_salt: str | None = None
+    # False: every notebook of the case is nbformat 4.4 without cell ids (older notebooks).
+    cell_ids: bool = True
 
 
 # ---- data generators (fixed seeds, rounded values, tiny files) ------------------------------
@@ -242,6 +254,51 @@ def data_advertising() -> dict[str, pd.DataFrame]:
     radio = rng.uniform(0, 50, n).round(1)
     sales = (3.0 + 0.045 * tv + 0.19 * radio + rng.normal(0, 1.5, n)).round(2)
     return {"advertising.csv": pd.DataFrame({"tv": tv, "radio": radio, "sales": sales})}
+
+
+def data_households() -> dict[str, pd.DataFrame]:
+    rng = np.random.default_rng(808)
+    n = 240
+    regions = np.array(["north", "south", "east", "west"])
+    region = regions[rng.integers(0, 4, n)]
+    base = {"north": 410.0, "south": 330.0, "east": 365.0, "west": 385.0}
+    size = rng.integers(1, 6, n)
+    heating = rng.choice(["gas", "electric", "heat pump"], n, p=[0.5, 0.3, 0.2])
+    kwh = (np.array([base[r] for r in region]) + 55 * size + rng.normal(0, 40, n)
+           + np.where(heating == "electric", 120, 0))
+    kwh[rng.choice(n, 6, replace=False)] = 0  # failed meters read 0
+    return {"households.csv": pd.DataFrame({
+        "household_id": [f"H{i:04d}" for i in range(1, n + 1)], "region": region,
+        "household_size": size, "heating": heating, "monthly_kwh": kwh.round(1)})}
+
+
+def data_rentals() -> dict[str, pd.DataFrame]:
+    rng = np.random.default_rng(909)
+    n = 300
+    temp = rng.uniform(-2, 32, n).round(1)
+    humidity = rng.uniform(25, 95, n).round(0)
+    wind = rng.uniform(0, 40, n).round(1)
+    workday = (rng.uniform(0, 1, n) < 5 / 7).astype(int)
+    rentals = 150 + 12 * temp - 0.3 * humidity - 2.5 * wind + 60 * workday + rng.normal(0, 35, n)
+    return {"rentals.csv": pd.DataFrame({
+        "temp_c": temp, "humidity": humidity, "wind_kmh": wind, "workday": workday,
+        "rentals": np.clip(rentals, 0, None).round(0).astype(int)})}
+
+
+def data_grades() -> dict[str, pd.DataFrame]:
+    rng = np.random.default_rng(1010)
+    n = 60
+    ability = rng.normal(0, 1, n)
+
+    def marks(out_of: int, mean: float, sd: float) -> np.ndarray:
+        share = mean + sd * ability + rng.normal(0, 0.07, n)
+        return np.clip(np.round(share * out_of), 0, out_of).astype(int)
+
+    return {"grades.csv": pd.DataFrame({
+        "student_id": [f"S{i:03d}" for i in range(1, n + 1)],
+        "homework": marks(100, 0.78, 0.08), "quizzes": marks(10, 0.70, 0.12),
+        "midterm": marks(50, 0.66, 0.12), "project": marks(100, 0.80, 0.07),
+        "final": marks(100, 0.63, 0.13)})}
 
 
 # ---- the cases -------------------------------------------------------------------------------
@@ -605,6 +662,83 @@ def build_cases() -> list[Case]:
         runinfo_help="runinfo should know the shapes of data and mu",
     ))
 
+    # numpy_2: a weight vector one entry short; `scores @ weights` fails in the last cell. The
+    # notebooks are nbformat 4.4 without cell ids, like notebooks saved by older Jupyter versions.
+    cases.append(Case(
+        name="numpy_2",
+        gt_library="numpy",
+        summary=("weighted grade `scores @ weights` with 4 weights for 5 assessments (notebooks "
+                 "without cell ids)"),
+        notebook_desc=(
+            "Course grades with NumPy: reads five assessment marks per student from "
+            "`data/grades.csv`, puts them on a 0-100 scale and computes each student's weighted "
+            "course grade in the last cell. The notebooks are nbformat 4.4 and have no cell ids."),
+        crash_desc=(
+            "The last cell lists the weights of homework, quizzes, midterm and final exam but "
+            "forgets the project's: `weights` has 4 entries while `scores` has 5 columns, and "
+            "`scores @ weights` raises `ValueError: matmul: Input operand 1 has a mismatch in its "
+            "core dimension 0, ... (size 4 is different from 5)`."),
+        fix_desc=(
+            "The last cell's `weights` lists all five weights, the project's 0.15 included, so "
+            "`course_grade` holds one weighted grade per student."),
+        dataset_title="Synthetic course marks (generated)",
+        dataset_desc=("60 students: id, homework (of 100), quizzes (of 10), midterm (of 50), "
+                      "project (of 100), final exam (of 100)."),
+        make_data=data_grades,
+        cells=[
+            md("title", """
+                # Course grades: weighted average with NumPy
+
+                Five assessments, each with its own weight in the course grade.
+                """),
+            code("imports", """
+                import numpy as np
+                import pandas as pd
+                """),
+            code("load", """
+                df = pd.read_csv('data/grades.csv')
+                assessments = ['homework', 'quizzes', 'midterm', 'project', 'final']
+                scores = df[assessments].to_numpy(dtype=float)
+                print(scores.shape)
+                df.head()
+                """),
+            code("scale", """
+                # quizzes are marked out of 10 and the midterm out of 50: put everything on 0-100
+                max_points = np.array([100, 10, 50, 100, 100])
+                scores = scores / max_points * 100
+                scores.mean(axis=0).round(1)
+                """),
+            md("md_grade", "## Weighted course grade"),
+            code("grade", """
+                # homework 20%, quizzes 10%, midterm 25%, project 15%, final exam 30%
+                weights = np.array([0.20, 0.10, 0.25, 0.30])
+                course_grade = (scores @ weights).round(1)
+                course_grade[:10]
+                """),
+        ],
+        recorded_run=["imports", "load", "scale", "grade"],
+        target="grade",
+        expected_ename="ValueError",
+        fixed_edits={"grade": src("""
+            # homework 20%, quizzes 10%, midterm 25%, project 15%, final exam 30%
+            # fix------------ one weight per assessment: the project's 0.15 was missing
+            weights = np.array([0.20, 0.10, 0.25, 0.15, 0.30])
+            course_grade = (scores @ weights).round(1)
+            course_grade[:10]
+            """)},
+        fixed_order=None,
+        root_cause="implementation error",
+        exp_type="tensor shape mismatch",
+        pipeline="data preparation",
+        if_ml_bug="python bug",
+        diagnosis=(
+            "Crash happens in course_grade = (scores @ weights).round(1) because weights has 4 "
+            "entries while scores has 5 columns (homework, quizzes, midterm, project, final): the "
+            "project weight 0.15 is missing, so the inner dimensions of the matrix product differ."),
+        runinfo_help="runinfo should know the shapes of scores and weights",
+        cell_ids=False,
+    ))
+
     # pandas_1: a column-name slip inside groupby().
     cases.append(Case(
         name="pandas_1",
@@ -676,6 +810,73 @@ def build_cases() -> list[Case]:
         diagnosis=(
             "Crash is due to sales.groupby('store')['units'] because sales does not have a column "
             "'units', the column holding the units is 'units_sold', causing a key error."),
+        runinfo_help="runinfo knows column names",
+    ))
+
+    # pandas_2: a misspelt group key in the last cell of the notebook.
+    cases.append(Case(
+        name="pandas_2",
+        gt_library="pandas",
+        summary=("mean per region with `groupby('Region')`: the column is `region` (crash in the "
+                 "last cell)"),
+        notebook_desc=(
+            "Household electricity use from `data/households.csv`: drops the months whose meter "
+            "failed (0 kWh), compares heating types, and in the last cell computes the average "
+            "monthly consumption per region."),
+        crash_desc=(
+            "The last cell groups by `'Region'`, but the column is called `region`; "
+            "`homes.groupby('Region')` raises `KeyError: 'Region'`. Nothing runs after it."),
+        fix_desc=(
+            "The last cell groups by `region`, so `avg_by_region` holds the mean monthly kWh of "
+            "each of the four regions."),
+        dataset_title="Synthetic household electricity use (generated)",
+        dataset_desc=("240 households: id, region (north/south/east/west), household size, heating "
+                      "type, monthly consumption (kWh; 0 where the meter failed)."),
+        make_data=data_households,
+        cells=[
+            md("title", """
+                # Household electricity use by region
+
+                How much electricity does a household use per month, and where?
+                """),
+            code("imports", """
+                import pandas as pd
+                """),
+            code("load", """
+                homes = pd.read_csv('data/households.csv')
+                homes.head()
+                """),
+            code("clean", """
+                # failed meters report 0 kWh: leave those households out
+                print((homes['monthly_kwh'] == 0).sum(), 'failed meter readings')
+                homes = homes[homes['monthly_kwh'] > 0]
+                homes.shape
+                """),
+            code("heating", """
+                homes.groupby('heating')['monthly_kwh'].median().round(1)
+                """),
+            md("md_region", "## Average use per region"),
+            code("region", """
+                avg_by_region = homes.groupby('Region')['monthly_kwh'].mean().round(1)
+                avg_by_region.sort_values(ascending=False)
+                """),
+        ],
+        recorded_run=["imports", "load", "clean", "heating", "region"],
+        target="region",
+        expected_ename="KeyError",
+        fixed_edits={"region": src("""
+            # fix------------ the column is region (lower case), not Region
+            avg_by_region = homes.groupby('region')['monthly_kwh'].mean().round(1)
+            avg_by_region.sort_values(ascending=False)
+            """)},
+        fixed_order=None,
+        root_cause="data confusion",
+        exp_type="key error",
+        pipeline="data preparation",
+        if_ml_bug="python bug",
+        diagnosis=(
+            "Crash is due to homes.groupby('Region') because homes has no column 'Region': the "
+            "region column is spelt in lower case, 'region', so pandas raises a key error."),
         runinfo_help="runinfo knows column names",
     ))
 
@@ -756,6 +957,90 @@ def build_cases() -> list[Case]:
             "new_patients do not match those passed during fit: the engineered column 'bmi' was "
             "only added to the training dataframe df, not to new_patients."),
         runinfo_help="runinfo knows the columns of new_patients and the feature names seen by clf",
+    ))
+
+    # sklearn_2: a column dropped from the training features only; the prediction in the last
+    # cell fails. The fixed notebook was saved apart from the reproduced one: no cell id in common.
+    cases.append(Case(
+        name="sklearn_2",
+        gt_library="sklearn",
+        summary=("`humidity` dropped from `X_train` only: `model.predict(X_test)` in the last cell "
+                 "fails (fixed notebook with its own cell ids)"),
+        notebook_desc=(
+            "Daily bike rentals from `data/rentals.csv`: splits the data, leaves the weakly "
+            "correlated `humidity` out of the training features, fits a scaled ridge regression and "
+            "in the last cell predicts the test days. The fixed notebook was saved separately, so "
+            "its cell ids differ from the reproduced notebook's."),
+        crash_desc=(
+            "`humidity` was dropped from `X_train` after the split but not from `X_test`; in the "
+            "last cell `y_pred = model.predict(X_test)` raises `ValueError: The feature names "
+            "should match those that were passed during fit.` (feature unseen at fit time: "
+            "`humidity`)."),
+        fix_desc=(
+            "The last cell predicts on the training columns, `model.predict(X_test[X_train.columns])`, "
+            "so `y_pred` holds one prediction per test day."),
+        dataset_title="Synthetic daily bike rentals (generated)",
+        dataset_desc="300 days: temperature (°C), humidity (%), wind (km/h), workday (0/1), rentals.",
+        make_data=data_rentals,
+        cells=[
+            md("title", """
+                # Daily bike rentals: ridge regression
+
+                Predict the number of rentals of a day from the weather and the day type.
+                """),
+            code("imports", """
+                import pandas as pd
+                from sklearn.model_selection import train_test_split
+                from sklearn.pipeline import make_pipeline
+                from sklearn.preprocessing import StandardScaler
+                from sklearn.linear_model import Ridge
+                from sklearn.metrics import mean_absolute_error
+                """),
+            code("load", """
+                df = pd.read_csv('data/rentals.csv')
+                df.describe().round(1)
+                """),
+            code("split", """
+                X = df.drop(columns=['rentals'])
+                y = df['rentals']
+                X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.2, random_state=1)
+                X_train.corrwith(y_train).round(3)
+                """),
+            code("select", """
+                # humidity hardly correlates with the rentals: leave it out of the model
+                X_train = X_train.drop(columns=['humidity'])
+                X_train.columns.tolist()
+                """),
+            code("fit", """
+                model = make_pipeline(StandardScaler(), Ridge(alpha=1.0))
+                model.fit(X_train, y_train)
+                print('train R2: %.3f' % model.score(X_train, y_train))
+                """),
+            md("md_test", "## Test days"),
+            code("predict", """
+                y_pred = model.predict(X_test)
+                print('test MAE: %.1f rentals per day' % mean_absolute_error(y_test, y_pred))
+                """),
+        ],
+        recorded_run=["imports", "load", "split", "select", "fit", "predict"],
+        target="predict",
+        expected_ename="ValueError",
+        fixed_edits={"predict": src("""
+            # fix------------ the model was fitted without humidity: predict on the training columns
+            y_pred = model.predict(X_test[X_train.columns])
+            print('test MAE: %.1f rentals per day' % mean_absolute_error(y_test, y_pred))
+            """)},
+        fixed_order=None,
+        root_cause="implementation error",
+        exp_type="feature name mismatch",
+        pipeline="evaluation/prediction",
+        if_ml_bug="ML bug",
+        diagnosis=(
+            "Crash happens in y_pred = model.predict(X_test) because X_test still has the column "
+            "'humidity', which was dropped from X_train only, after the split; the model was "
+            "fitted without it, so the feature names do not match those seen during fit."),
+        runinfo_help="runinfo knows the columns of X_train and X_test",
+        fixed_id_salt="fixed",
     ))
 
     # matplotlib_1: an invalid linestyle name.
@@ -943,24 +1228,28 @@ class Kernel:
 # --------------------------------------------------------------------------------------------
 
 
-def cell_id(case: str, key: str) -> str:
-    return hashlib.sha1(f"{case}/{key}".encode()).hexdigest()[:8]
+def cell_id(case: str, key: str, salt: str | None = None) -> str:
+    name = f"{case}/{key}" if salt is None else f"{case}/{salt}/{key}"
+    return hashlib.sha1(name.encode()).hexdigest()[:8]
 
 
 def make_notebook(case: Case, cells: list[Cell], state: dict[str, tuple[int | None, list]],
-                  language_info: dict | None) -> nbformat.NotebookNode:
+                  language_info: dict | None, id_salt: str | None = None) -> nbformat.NotebookNode:
+    """An nbformat 4.5 notebook with ids from `cell_id`, or 4.4 without ids (`case.cell_ids`)."""
     nb = new_notebook()
-    nb.nbformat, nb.nbformat_minor = 4, 5
+    nb.nbformat, nb.nbformat_minor = 4, (5 if case.cell_ids else 4)
     nb.metadata = {"kernelspec": dict(KERNELSPEC)}
     nb.metadata["language_info"] = language_info or {"name": "python"}
     for c in cells:
         if c.kind == "markdown":
-            cell = new_markdown_cell(c.source, id=cell_id(case.name, c.key))
+            cell = new_markdown_cell(c.source, id=cell_id(case.name, c.key, id_salt))
         else:
             count, outputs = state.get(c.key, (None, []))
-            cell = new_code_cell(c.source, id=cell_id(case.name, c.key),
+            cell = new_code_cell(c.source, id=cell_id(case.name, c.key, id_salt),
                                  execution_count=count, outputs=outputs)
         cell.metadata = {}
+        if not case.cell_ids:
+            del cell["id"]  # nbformat 4.4 has no cell ids (its schema refuses the key)
         nb.cells.append(cell)
     nbformat.validate(nb)
     return nb
@@ -1057,7 +1346,21 @@ def record_fixed(case: Case, case_dir: Path) -> tuple[nbformat.NotebookNode, flo
         language_info = kernel.language_info
     finally:
         kernel.close()
-    return make_notebook(case, cells, state, language_info), time.monotonic() - started
+    nb = make_notebook(case, cells, state, language_info, id_salt=case.fixed_id_salt)
+    return nb, time.monotonic() - started
+
+
+def check_cell_ids(case: Case, repro: nbformat.NotebookNode, fixed: nbformat.NotebookNode) -> None:
+    """The fixed notebook shares the reproduced cells' ids, shares none, or neither has ids."""
+    ids = [{c.get("id") for c in nb.cells} for nb in (repro, fixed)]
+    if not case.cell_ids:
+        if ids != [{None}, {None}]:
+            raise RuntimeError(f"{case.name}: a notebook without cell ids has an id")
+    elif case.fixed_id_salt is not None:
+        if ids[0] & ids[1]:
+            raise RuntimeError(f"{case.name}: the fixed notebook shares cell ids {ids[0] & ids[1]}")
+    elif not ids[0] <= ids[1]:
+        raise RuntimeError(f"{case.name}: the fixed notebook lost cell ids {ids[0] - ids[1]}")
 
 
 def original_notebook(case: Case, language_info: dict) -> nbformat.NotebookNode:
@@ -1140,6 +1443,10 @@ and workbooks are under the project's BSD-3-Clause licence.
 - `benchmark/<case>/`: `<case>.ipynb` (the notebook as written, not executed),
   `<case>_reproduced.ipynb` (the recorded run ending in the crash), `<case>_fixed.ipynb` (the
   repaired notebook, run top to bottom), `README.md`, `data/`.
+- Notebooks are nbformat 4.5 and a cell keeps its id across the three notebooks of a case, with
+  two exceptions shaped like notebooks from elsewhere: `sklearn_2_fixed.ipynb` has cell ids of
+  its own (saved separately from the reproduced notebook), and the `numpy_2` notebooks are
+  nbformat 4.4 without cell ids.
 
 All notebooks are produced by `python scripts/build_demo.py`, which executes the cells in a real
 IPython kernel in the order each story requires and records the real outputs and execution counts.
@@ -1277,6 +1584,8 @@ def build_case(case: Case, bench: Path, log, skip_fixed: bool = False) -> dict:
     if leftovers != ["data"]:
         raise RuntimeError(f"{case.name}: the notebooks wrote files into the case folder: {leftovers}")
 
+    if fixed is not None:
+        check_cell_ids(case, repro, fixed)
     write_nb(original_notebook(case, repro.metadata["language_info"]), case_dir / f"{case.name}.ipynb")
     write_nb(repro, case_dir / f"{case.name}_reproduced.ipynb")
     if fixed is not None:

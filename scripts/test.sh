@@ -24,6 +24,19 @@ bash scripts/setup.sh || { echo "setup failed" >&2; exit 1; }
 # configurable-http-proxy for tests/test_hub.py (jupyterhub comes from requirements-dev.txt)
 (cd hub-tests && npm ci --no-audit --no-fund --silent) || echo "configurable-http-proxy could not be installed: tests/test_hub.py will be skipped" >&2
 
+# A Python 3.10 kernel (the benchmark container's Python) for the evidence probe's kernel tests
+# (test/kernel/evidence.spec.ts skips it when no Python 3.10 is found).
+if [ ! -x .venv-py310/bin/python ]; then
+  py310=$(command -v python3.10 || ls -d /root/.pyenv/versions/3.10*/bin/python 2>/dev/null | head -1 || true)
+  if [ -n "$py310" ]; then
+    echo "== Python 3.10 kernel environment (.venv-py310) from $py310"
+    ("$py310" -m venv .venv-py310 && .venv-py310/bin/python -m pip install -q ipykernel numpy pandas) \
+      || { echo "could not make .venv-py310: the Python 3.10 probe tests will be skipped" >&2; rm -rf .venv-py310; }
+  else
+    echo "no Python 3.10 here: the Python 3.10 probe tests will be skipped"
+  fi
+fi
+
 failed=()
 step() {
   local name=$1; shift
@@ -57,6 +70,10 @@ if [ -d "$SHARED/benchmark" ]; then
 else
   echo "skipping the real JunoBench cases: $SHARED is absent"
 fi
+
+step "check corpus up to date (scripts/make_check_corpus.py --check)" python scripts/make_check_corpus.py --check
+# Every learner repair of the corpus, and the real cases' fixed notebooks, through junobench check.
+step "check corpus (junobench check on 165 repairs, 100% agreement)" node scripts/check-corpus.js --jobs 2 --json junobench-check-corpus.json
 
 step "wheel (installs without Node.js)" bash -c 'rm -rf dist && python -m build --wheel --no-isolation -o dist >/dev/null && JUNOBENCH_WHEEL="$(ls dist/*.whl | head -1)" python -m pytest tests/test_wheel.py -q -p no:cacheprovider'
 step "galata (browser tests)" bash scripts/ui-tests.sh

@@ -3,7 +3,8 @@
  * working directory is the case folder, and judge the repair (for instructors
  * grading submitted notebooks).
  */
-import { readFileSync, statSync } from 'fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'fs';
+import { homedir } from 'os';
 import * as path from 'path';
 import { parseArgs } from 'util';
 
@@ -12,15 +13,25 @@ import type { ServerConnection } from '@jupyterlab/services';
 
 import { checkNotebookSize, parseNotebook } from '../casebook/notebook';
 import type { ICase, ICasebook } from '../casebook/types';
+import { MemoryReferenceCache, runRepairCheck } from '../kernel/repairCheck';
+import type {
+  ICellEvidence,
+  IFreshKernel,
+  IReferenceCache
+} from '../kernel/repairCheck';
 import type { IRunResult } from '../kernel/runner';
 import type { INotebookJSON } from '../replay/types';
-import { judgeCheck, planCheck } from '../repair/check';
+import { judgeCheck, planCheck, renderVerdict } from '../repair/check';
 import type {
+  CheckFinding,
   CheckStatus,
   ICheckPlan,
+  ICheckVerdict,
   IGuardFinding,
   LiveResult
 } from '../repair/check';
+import type { IReferenceEvidence } from '../repair/evidence';
+import { cellName } from '../repair/findings';
 import { serverFor } from './server';
 import { runInFreshKernel, uniqueSuffix } from './session';
 import type { IServerHandle } from './server';
@@ -30,10 +41,16 @@ import { loadLocalCasebook } from './verify';
 export const CHECK_USAGE = `Usage:
   junobench check <casebook> <case> <notebook.ipynb> [--json] [--kernel NAME]
                   [--timeout SECONDS] [--server URL --token T [--server-root DIR]]
+                  [--cache-dir DIR | --no-cache]
 
   Runs the notebook's cells in play top to bottom in a fresh kernel started in
-  the case folder and judges the repair. Exit code 0: the repair passes;
-  1: it fails; 2: bad arguments or unreadable input.`;
+  the case folder, tracing the target cell and the cells you changed, runs the
+  reference fix twice (cached per case and environment under --cache-dir,
+  default ~/.cache/junobench/reference) and judges the repair: it must run,
+  not swallow an exception the reference does not raise, run the repaired
+  statement, and leave the variables the reference's target cell sets alike.
+  Exit code 0: the repair passes; 1: it fails; 2: bad arguments or unreadable
+  input.`;
 
 /** An error in the command's input (exit code 2). */
 export class CheckInputError extends Error {}
@@ -48,8 +65,14 @@ export interface ICheckReport {
   passed: boolean;
   /** The verdict in one word. */
   status: CheckStatus;
-  /** Sentences for people. */
+  /** The verdict line. */
+  headline: string;
+  /** Sentences for people, each reason once. */
   reasons: string[];
+  /** The reasons as codes with parameters. */
+  findings: CheckFinding[];
+  /** What the check relied on: alignment, execution evidence, the reference's effect. */
+  evidence: ICheckEvidenceReport | null;
   /** Guard findings. */
   guard: IGuardFinding[];
   /** The target's latest live run. */
@@ -65,6 +88,27 @@ export interface ICheckReport {
   } | null;
   /** Wall time of the check. */
   durationMs: number;
+}
+
+/** The evidence part of a check report. */
+export interface ICheckEvidenceReport {
+  /** The learner's target cell as the learner sees it, and how it was found. */
+  target: { cell: string; match: string | null } | null;
+  /** The reference fix's counterpart of the target (cell position, 1-based), or null. */
+  referenceTarget: number | null;
+  /** The line of the target that holds the repaired failing statement. */
+  repairedLine: number | null;
+  /** The traced cells: lines that ran, exceptions seen. */
+  traced: Array<{
+    cell: string;
+    isTarget: boolean;
+    linesRun: number[] | null;
+    exceptions: Array<{ ename: string; evalue: string; line: number }> | null;
+  }>;
+  /** What the reference fix's target does, and whether it came from the cache. */
+  reference: (IReferenceEvidence & { cached: boolean }) | null;
+  /** Wall time of the reference runs (0 when cached). */
+  referenceMs: number;
 }
 
 /** Options of one headless check. */
@@ -87,6 +131,13 @@ export interface ICheckNotebookOptions {
   kernel?: string;
   /** Per-cell timeout in ms. */
   timeoutMs?: number;
+  /** Where reference evidence is cached (default: in memory for this call). */
+  cache?: IReferenceCache | null;
+  /**
+   * `plain` runs the check without its execution evidence and without the reference fix's
+   * effect (the check before both existed), for the benchmark's comparison only.
+   */
+  mode?: 'evidence' | 'plain';
 }
 
 /**
@@ -111,7 +162,6 @@ export async function checkNotebook(
     path.join(options.casebookDir, folder, `${c.name}_fixed.ipynb`)
   );
   const checkOptions = { notebookSpecific: c.notebookSpecific };
-  const plan = planCheck(options.notebook, { reproduced, fixed }, checkOptions);
   const caseFromRoot = path.relative(
     options.serverRoot,
     path.join(options.casebookDir, folder)
@@ -121,34 +171,110 @@ export async function checkNotebook(
       `the case folder ${path.join(options.casebookDir, folder)} is not under the server root ${options.serverRoot} (pass --server-root)`
     );
   }
-  const run = await Private.runFresh(plan, caseFromRoot, options);
-  const verdict = judgeCheck(
-    plan,
-    typeof run === 'string' ? null : run,
-    checkOptions
-  );
-  const reasons =
-    typeof run === 'string' ? [run, ...verdict.reasons] : verdict.reasons;
-  return {
-    case: c.name,
-    notebook: options.notebookLabel,
-    passed: verdict.passed,
-    status: verdict.status,
-    reasons,
-    guard: plan.guard,
-    live: plan.live,
-    plannedCells: plan.steps.length,
-    run:
-      typeof run === 'string'
-        ? null
-        : {
-            status: run.status,
-            message: run.message,
-            cellsRun: run.steps.length,
-            error: run.error ? `${run.error.ename}: ${run.error.evalue}` : null
-          },
-    durationMs: Date.now() - started
-  };
+  if (options.mode === 'plain') {
+    const plan = planCheck(
+      options.notebook,
+      { reproduced, fixed },
+      checkOptions
+    );
+    const run = await Private.runFresh(plan, caseFromRoot, options);
+    const verdict = judgeCheck(
+      plan,
+      typeof run === 'string' ? null : run,
+      checkOptions
+    );
+    return Private.report(c.name, options, started, {
+      plan,
+      run: typeof run === 'string' ? null : run,
+      verdict,
+      failure: typeof run === 'string' ? run : null,
+      evidence: null
+    });
+  }
+  const sessions = Private.sessions(options);
+  try {
+    const result = await runRepairCheck({
+      caseName: c.name,
+      learner: options.notebook,
+      reproduced,
+      fixed,
+      notebookSpecific: c.notebookSpecific,
+      startKernel: role =>
+        Private.startKernel(sessions.manager, caseFromRoot, options, role),
+      timeoutMs: options.timeoutMs ?? 0,
+      cache:
+        options.cache === undefined ? new MemoryReferenceCache() : options.cache
+    });
+    return Private.report(c.name, options, started, {
+      plan: result.plan,
+      run: result.run,
+      verdict: result.verdict,
+      failure: null,
+      evidence: Private.evidence(result.plan, result.evidence, result)
+    });
+  } catch (reason) {
+    const plan = planCheck(
+      options.notebook,
+      { reproduced, fixed },
+      checkOptions
+    );
+    return Private.report(c.name, options, started, {
+      plan,
+      run: null,
+      verdict: judgeCheck(plan, null, checkOptions),
+      failure: `Could not start a kernel: ${(reason as Error).message ?? String(reason)}`,
+      evidence: null
+    });
+  } finally {
+    sessions.dispose();
+  }
+}
+
+/**
+ * A reference cache in a folder: one JSON file per case and environment.
+ */
+export class FileReferenceCache implements IReferenceCache {
+  /**
+   * Cache under `dir` (created on first write).
+   */
+  constructor(dir: string) {
+    this._dir = dir;
+  }
+
+  /** The evidence under a key, or null. */
+  async get(key: string): Promise<IReferenceEvidence | null> {
+    try {
+      return JSON.parse(
+        readFileSync(this._file(key), 'utf8')
+      ) as IReferenceEvidence;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Keep evidence under a key (a cache that cannot be written is skipped). */
+  async set(key: string, value: IReferenceEvidence): Promise<void> {
+    try {
+      mkdirSync(this._dir, { recursive: true });
+      writeFileSync(this._file(key), JSON.stringify(value));
+    } catch {
+      // A read-only home only costs the next check its reference runs.
+    }
+  }
+
+  private _file(key: string): string {
+    return path.join(this._dir, `${key.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
+  }
+
+  private _dir: string;
+}
+
+/**
+ * The default folder of the reference cache.
+ */
+export function defaultCacheDir(): string {
+  const base = process.env.XDG_CACHE_HOME || path.join(homedir(), '.cache');
+  return path.join(base, 'junobench', 'reference');
 }
 
 /**
@@ -162,6 +288,8 @@ export async function checkCommand(args: string[]): Promise<number> {
     server?: string;
     token?: string;
     'server-root'?: string;
+    'cache-dir'?: string;
+    'no-cache'?: boolean;
   };
   let positionals: string[];
   try {
@@ -174,7 +302,9 @@ export async function checkCommand(args: string[]): Promise<number> {
         timeout: { type: 'string', default: '300' },
         server: { type: 'string' },
         token: { type: 'string', default: '' },
-        'server-root': { type: 'string' }
+        'server-root': { type: 'string' },
+        'cache-dir': { type: 'string' },
+        'no-cache': { type: 'boolean', default: false }
       }
     }));
   } catch (reason) {
@@ -229,7 +359,10 @@ export async function checkCommand(args: string[]): Promise<number> {
       settings: chosen.server.settings,
       serverRoot,
       kernel: values.kernel,
-      timeoutMs: timeout * 1000
+      timeoutMs: timeout * 1000,
+      cache: values['no-cache']
+        ? null
+        : new FileReferenceCache(values['cache-dir'] ?? defaultCacheDir())
     });
     if (values.json) {
       console.log(JSON.stringify(report, null, 2));
@@ -323,10 +456,152 @@ namespace Private {
   }
 
   /**
-   * The report for people.
+   * The report for people: the verdict line, then each reason once.
    */
   export function format(report: ICheckReport): string {
     const head = `${report.case}: ${report.passed ? 'PASS' : 'FAIL'} (${report.status}) — ${report.notebook}`;
-    return [head, ...report.reasons.map(r => `  - ${r}`)].join('\n');
+    return [
+      head,
+      `  ${report.headline}`,
+      ...report.reasons.map(r => `  - ${r}`)
+    ].join('\n');
+  }
+
+  /** What a report is made of. */
+  export interface IReportParts {
+    plan: ICheckPlan;
+    run: IRunResult | null;
+    verdict: ICheckVerdict;
+    failure: string | null;
+    evidence: ICheckEvidenceReport | null;
+  }
+
+  /**
+   * Assemble the report of a check.
+   */
+  export function report(
+    caseName: string,
+    options: ICheckNotebookOptions,
+    started: number,
+    parts: IReportParts
+  ): ICheckReport {
+    const { plan, run, verdict } = parts;
+    const text = renderVerdict(verdict);
+    return {
+      case: caseName,
+      notebook: options.notebookLabel,
+      passed: verdict.passed,
+      status: verdict.status,
+      headline: text.headline,
+      reasons: parts.failure ? [parts.failure, ...text.reasons] : text.reasons,
+      findings: verdict.findings,
+      evidence: parts.evidence,
+      guard: plan.guard,
+      live: plan.live,
+      plannedCells: plan.steps.length,
+      run: run
+        ? {
+            status: run.status,
+            message: run.message,
+            cellsRun: run.steps.length,
+            error: run.error ? `${run.error.ename}: ${run.error.evalue}` : null
+          }
+        : null,
+      durationMs: Date.now() - started
+    };
+  }
+
+  /**
+   * The evidence part of a report.
+   */
+  export function evidence(
+    plan: ICheckPlan,
+    cells: ICellEvidence[],
+    result: {
+      reference: IReferenceEvidence | null;
+      referenceCached: boolean;
+      referenceMs: number;
+    }
+  ): ICheckEvidenceReport {
+    const counts = new Map(
+      plan.steps.map(s => [s.cellIndex, s.executionCount])
+    );
+    const name = (i: number) => cellName(i, counts.get(i) ?? null);
+    return {
+      target:
+        plan.targetCellIndex === null
+          ? null
+          : { cell: name(plan.targetCellIndex), match: plan.targetMatch },
+      referenceTarget:
+        plan.fixedTargetIndex === null ? null : plan.fixedTargetIndex + 1,
+      repairedLine: plan.repairedLine,
+      traced: cells.map(c => ({
+        cell: name(c.cellIndex),
+        isTarget: c.isTarget,
+        linesRun: c.report?.trace?.lines ?? null,
+        exceptions: c.report?.trace?.exceptions ?? null
+      })),
+      reference: result.reference
+        ? { ...result.reference, cached: result.referenceCached }
+        : null,
+      referenceMs: result.referenceMs
+    };
+  }
+
+  /**
+   * A session manager over the server, disposed with the returned handle.
+   */
+  export function sessions(options: ICheckNotebookOptions): {
+    manager: SessionManager;
+    dispose(): void;
+  } {
+    const kernelManager = new KernelManager({
+      serverSettings: options.settings
+    });
+    const manager = new SessionManager({
+      kernelManager,
+      serverSettings: options.settings
+    });
+    return {
+      manager,
+      dispose: () => {
+        manager.dispose();
+        kernelManager.dispose();
+      }
+    };
+  }
+
+  /**
+   * A fresh kernel whose working directory is the case folder (the session path sits inside
+   * it), for the learner's run or a reference run.
+   */
+  export async function startKernel(
+    manager: SessionManager,
+    caseFromRoot: string,
+    options: ICheckNotebookOptions,
+    role: 'learner' | 'reference'
+  ): Promise<IFreshKernel> {
+    const folder = caseFromRoot.split(path.sep).filter(Boolean).join('/');
+    const name = `${options.caseName}.junobench-${role}-${uniqueSuffix()}.ipynb`;
+    const connection = await manager.startNew({
+      path: folder ? `${folder}/${name}` : name,
+      name,
+      type: 'notebook',
+      kernel: { name: options.kernel ?? 'python3' }
+    });
+    const kernel = connection.kernel;
+    if (!kernel) {
+      await connection.shutdown().catch(() => undefined);
+      connection.dispose();
+      throw new Error('the session has no kernel');
+    }
+    return {
+      kernel,
+      setupCode: '',
+      dispose: async () => {
+        await connection.shutdown().catch(() => undefined);
+        connection.dispose();
+      }
+    };
   }
 }

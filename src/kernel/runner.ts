@@ -78,6 +78,11 @@ export interface IStepResult {
   durationMs: number;
   /** The error it raised, if any. */
   error: ICellError | null;
+  /**
+   * What the step's instrument collected (its expression's JSON value), null
+   * when the collection failed; absent for steps without an instrument.
+   */
+  probe?: unknown;
 }
 
 /** The outcome of a run. */
@@ -166,7 +171,19 @@ export class PlanRunner {
           break;
         }
         const step = plan.steps[index];
+        const instrument = options.instrument?.(index, step) ?? null;
+        const probing = instrument
+          ? await this._runSilently(instrument.before).then(
+              () => true,
+              () => false
+            )
+          : false;
         const outcome = await this._runStep(index, step, state);
+        if (instrument && (outcome.kind === 'ok' || outcome.kind === 'error')) {
+          outcome.result.probe = probing
+            ? await this._collect(instrument.after, instrument.collect)
+            : null;
+        }
         results.push(outcome.result);
         if (outcome.kind === 'ok') {
           continue;
@@ -277,6 +294,46 @@ export class PlanRunner {
       const err: ICellError =
         error ?? Private.toError(content as KernelMessage.IReplyErrorContent);
       throw new Error(`Set-up code failed: ${err.ename}: ${err.evalue}`);
+    }
+  }
+
+  /**
+   * Run code silently and return the JSON value of an expression evaluated
+   * after it (null when either failed); refused while a run is in progress.
+   */
+  async evaluate(code: string, expression: string): Promise<unknown> {
+    if (this._running) {
+      throw new Error('A replay is already running on this kernel.');
+    }
+    return this._collect(code, expression);
+  }
+
+  /**
+   * Run code silently and evaluate an expression after it through
+   * `user_expressions`: its JSON value (IPython's `application/json`
+   * representation), or null when the code or the expression failed.
+   */
+  private async _collect(code: string, expression: string): Promise<unknown> {
+    try {
+      const reply = await this._kernel.requestExecute({
+        code,
+        silent: true,
+        store_history: false,
+        stop_on_error: false,
+        user_expressions: { junobench: expression }
+      }).done;
+      const content = reply.content;
+      if (content.status !== 'ok') {
+        return null;
+      }
+      const value = content.user_expressions?.junobench as
+        { status?: string; data?: Record<string, unknown> } | undefined;
+      if (value?.status !== 'ok') {
+        return null;
+      }
+      return value.data?.['application/json'] ?? null;
+    } catch {
+      return null;
     }
   }
 
@@ -608,6 +665,21 @@ export namespace PlanRunner {
     continueOnErrorBefore?: number;
     /** Code run silently before the first step (e.g. to change directory). */
     setupCode?: string;
+    /**
+     * Probes around chosen steps: code run silently before and after the step,
+     * and an expression whose JSON value lands on the step's `probe`.
+     */
+    instrument?: (index: number, step: IPlanStep) => IInstrument | null;
+  }
+
+  /** A probe around one step. */
+  export interface IInstrument {
+    /** Code run silently just before the step. */
+    before: string;
+    /** Code run silently just after it (also after an error). */
+    after: string;
+    /** An expression evaluated after `after`, returned as JSON. */
+    collect: string;
   }
 }
 

@@ -12,6 +12,7 @@ import type { NotebookPanel } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
+import { MemoryReferenceCache } from '../kernel/repairCheck';
 import { WarmKernelPool } from '../kernel/warmPool';
 import type { IWarmKernel } from '../kernel/warmPool';
 import { readWorkingCopyMeta } from '../model/workingCopy';
@@ -73,6 +74,8 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
     });
     const controllers = new Map<NotebookPanel, ReplayController>();
     const checkers = new Map<NotebookPanel, CheckController>();
+    // What each case's reference fix does, learned once per page and environment.
+    const referenceCache = new MemoryReferenceCache();
 
     const kernelName = async (): Promise<string | undefined> => {
       if (config.kernelName) {
@@ -260,6 +263,7 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
           caseOf: name => manager.find(name),
           progress,
           timeoutMs: () => config.timeoutMs,
+          referenceCache,
           trans,
           blockedBy: () =>
             controller.isRunning

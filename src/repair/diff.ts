@@ -5,6 +5,7 @@
  */
 import { sourceText, stripMarkers } from '../replay/plan';
 import type { INbCell, INotebookJSON } from '../replay/types';
+import { alignNotebooks } from './align';
 
 /** One line of a line diff. */
 export interface IDiffLine {
@@ -37,8 +38,9 @@ export interface ICellDiff {
 }
 
 /**
- * Align the cells of two notebooks (by cell id when both have ids, otherwise
- * by an LCS over the cell sources) and diff each pair.
+ * Align the cells of two notebooks (code cells as `alignNotebooks` pairs them:
+ * by id where the ids match, else by content; in document order) and diff
+ * each pair.
  */
 export function notebookDiff(
   reproduced: INotebookJSON,
@@ -130,12 +132,21 @@ namespace Private {
     a: INbCell[],
     b: INbCell[]
   ): [number | null, number | null][] {
-    const withIds = a.every(c => c.id) && b.every(c => c.id);
-    const same = withIds
-      ? (x: INbCell, y: INbCell) => x.id === y.id
-      : (x: INbCell, y: INbCell) =>
-          x.cell_type === y.cell_type && similar(text(x), text(y));
-    const matches = lcs(a, b, same);
+    // Code cells pair as the repair check pairs them (ids where they match, else content);
+    // other cells by their text.
+    const code = alignNotebooks({ cells: a }, { cells: b });
+    const same = (x: number, y: number) =>
+      a[x].cell_type === 'code' || b[y].cell_type === 'code'
+        ? code.forward(x) === y
+        : a[x].cell_type === b[y].cell_type &&
+          (a[x].id && b[y].id && a[x].id === b[y].id
+            ? true
+            : similar(text(a[x]), text(b[y])));
+    const matches = lcs(
+      a.map((_, k) => k),
+      b.map((_, k) => k),
+      same
+    );
     const out: [number | null, number | null][] = [];
     let i = 0;
     let j = 0;

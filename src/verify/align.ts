@@ -2,12 +2,14 @@
  * Aligning the crashing cell of a reproduced notebook with its counterpart in
  * the fixed notebook. Pure logic.
  */
+import { alignNotebooks } from '../repair/align';
 import type { INotebookJSON } from '../replay/types';
 
 /**
  * The index (among all cells) of the fixed notebook's cell that corresponds to
- * the reproduced notebook's cell `cellIndex`: the same cell id when both carry
- * ids, else the code cell whose source is most alike, preferring the same
+ * the reproduced notebook's cell `cellIndex`: its counterpart under
+ * `alignNotebooks` (the repair check's alignment), else, for verify's best
+ * guess, the code cell whose source is most alike, preferring the same
  * position among code cells on ties; null when the fixed notebook has no code.
  */
 export function alignCell(
@@ -18,6 +20,10 @@ export function alignCell(
   const cell = reproduced.cells[cellIndex];
   if (!cell) {
     return null;
+  }
+  const aligned = alignNotebooks(reproduced, fixed).forward(cellIndex);
+  if (aligned !== null) {
+    return aligned;
   }
   if (cell.id) {
     const same = fixed.cells.findIndex(

@@ -107,7 +107,7 @@ export class CheckBar extends Widget {
       this._hints.appendChild(item);
     }
     this._reasons.textContent = '';
-    for (const reason of state.verdict?.reasons ?? []) {
+    for (const reason of state.reasons) {
       const item = document.createElement('li');
       item.textContent = reason;
       this._reasons.appendChild(item);

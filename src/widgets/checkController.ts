@@ -10,11 +10,12 @@ import { Signal } from '@lumino/signaling';
 
 import { basename, dirname, relative } from '../casebook/paths';
 import type { ICase } from '../casebook/types';
-import { PlanRunner } from '../kernel/runner';
+import { MemoryReferenceCache, runRepairCheck } from '../kernel/repairCheck';
+import type { IFreshKernel, IReferenceCache } from '../kernel/repairCheck';
 import { chdirCode } from '../kernel/snippets';
 import { readWorkingCopyMeta } from '../model/workingCopy';
 import { readServerNotebook } from '../model/workspace';
-import { judgeCheck, planCheck } from '../repair/check';
+import { renderVerdict } from '../repair/check';
 import { hintLadder, nextHint } from '../repair/hints';
 import type { IHint } from '../repair/hints';
 import type { ICheckVerdict } from '../repair/check';
@@ -27,8 +28,10 @@ export interface ICheckState {
   running: boolean;
   /** The last verdict. */
   verdict: ICheckVerdict | null;
-  /** A sentence for people and screen readers. */
+  /** A sentence for people and screen readers: the verdict line, or what is happening. */
   message: string;
+  /** The verdict's reasons, translated, each once (the verdict line is not repeated). */
+  reasons: string[];
   /** Where the snapshot of the checked notebook was kept. */
   snapshotPath: string | null;
   /** The hints opened so far, in ladder order. */
@@ -85,9 +88,11 @@ export class CheckController {
       running: true,
       verdict: null,
       snapshotPath: null,
-      message: trans.__('Checking your fix from a fresh kernel…')
+      reasons: [],
+      message: trans.__(
+        'Checking your fix from a fresh kernel (and the reference fix, the first time)…'
+      )
     });
-    let session: Session.ISessionConnection | null = null;
     try {
       await panel.context.save();
       const learner = panel.model!.toJSON() as unknown as INotebookJSON;
@@ -95,34 +100,21 @@ export class CheckController {
         this._readNotebook(`${meta.caseFolder}/${c.name}_reproduced.ipynb`),
         this._readNotebook(`${meta.caseFolder}/${c.name}_fixed.ipynb`)
       ]);
-      const options = { notebookSpecific: c.notebookSpecific };
-      const plan = planCheck(
-        learner,
-        { reproduced, fixed },
-        {
-          ...options,
-          targetCellId: meta.targetCellId
-        }
-      );
       const kernelName =
         panel.sessionContext.session?.kernel?.name ?? 'python3';
-      session = await this._options.sessions.startNew({
-        path: `${panel.context.path}.junobench-check-${Date.now()}`,
-        name: basename(panel.context.path),
-        type: 'notebook',
-        kernel: { name: kernelName }
-      });
-      const kernel = session.kernel;
-      if (!kernel) {
-        throw new Error(trans.__('no kernel could be started for the check'));
-      }
-      const runner = new PlanRunner({
-        kernel,
-        timeoutMs: this._options.timeoutMs()
-      });
       const rel = relative(dirname(panel.context.path), meta.caseFolder) || '.';
-      const run = await runner.run(plan, { setupCode: chdirCode(rel) });
-      const verdict = judgeCheck(plan, run, options);
+      const result = await runRepairCheck({
+        caseName: `${meta.casebook}/${c.name}`,
+        learner,
+        reproduced,
+        fixed,
+        notebookSpecific: c.notebookSpecific,
+        targetCellId: meta.targetCellId,
+        startKernel: role => this._startKernel(kernelName, rel, role),
+        timeoutMs: this._options.timeoutMs(),
+        cache: this._options.referenceCache ?? this._cache
+      });
+      const { run, verdict } = result;
       const snapshotPath = await this._snapshot(learner);
       await this._options.progress?.recordAttempt(c.name, {
         passed: verdict.passed,
@@ -130,13 +122,13 @@ export class CheckController {
         exception: run.error ? `${run.error.ename}: ${run.error.evalue}` : null,
         snapshotPath
       });
+      const text = renderVerdict(verdict, trans.__.bind(trans));
       this._set({
         running: false,
         verdict,
         snapshotPath,
-        message: verdict.passed
-          ? trans.__('Check passed: %1', verdict.reasons[0] ?? '')
-          : trans.__('Check failed: %1', verdict.reasons[0] ?? verdict.status)
+        message: text.headline,
+        reasons: text.reasons
       });
       return verdict;
     } catch (reason) {
@@ -148,11 +140,6 @@ export class CheckController {
         )
       });
       return null;
-    } finally {
-      if (session) {
-        await session.shutdown().catch(() => undefined);
-        session.dispose();
-      }
     }
   }
 
@@ -210,6 +197,39 @@ export class CheckController {
     Signal.clearData(this);
   }
 
+  /**
+   * A fresh kernel beside the working copy (never the learner's live one) that
+   * changes into the case folder first.
+   */
+  private async _startKernel(
+    kernelName: string,
+    caseFolder: string,
+    role: 'learner' | 'reference'
+  ): Promise<IFreshKernel> {
+    const { panel, sessions, trans } = this._options;
+    const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+    const session = await sessions.startNew({
+      path: `${panel.context.path}.junobench-${role}-${stamp}`,
+      name: basename(panel.context.path),
+      type: 'notebook',
+      kernel: { name: kernelName }
+    });
+    const kernel = session.kernel;
+    if (!kernel) {
+      await session.shutdown().catch(() => undefined);
+      session.dispose();
+      throw new Error(trans.__('no kernel could be started for the check'));
+    }
+    return {
+      kernel,
+      setupCode: chdirCode(caseFolder),
+      dispose: async () => {
+        await session.shutdown().catch(() => undefined);
+        session.dispose();
+      }
+    };
+  }
+
   private _readNotebook(path: string): Promise<INotebookJSON> {
     return readServerNotebook(this._options.contents, path);
   }
@@ -251,11 +271,13 @@ export class CheckController {
     running: false,
     verdict: null,
     message: '',
+    reasons: [],
     snapshotPath: null,
     hints: [],
     hintsDone: false
   };
   private _ladder: IHint[] | null = null;
+  private _cache = new MemoryReferenceCache();
   private _stateChanged = new Signal<this, ICheckState>(this);
 }
 
@@ -282,6 +304,11 @@ export namespace CheckController {
     progress: IProgressTracker | null;
     /** The per-cell timeout in ms. */
     timeoutMs: () => number;
+    /**
+     * Where the reference fix's evidence is kept between checks (shared by the
+     * working copies of a page); a cache of the controller's own when absent.
+     */
+    referenceCache?: IReferenceCache | null;
     /** Translation bundle. */
     trans: ITrans;
     /**

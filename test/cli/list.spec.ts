@@ -19,14 +19,19 @@ describe('junobench list', () => {
     const { code, out } = await run(['list', DEMO, '--json']);
     expect(code).toBe(0);
     const cases = JSON.parse(out) as Record<string, unknown>[];
-    expect(cases.length).toBeGreaterThanOrEqual(6);
+    expect(cases.length).toBeGreaterThanOrEqual(10);
     const names = cases.map(c => c.name);
     expect(names).toEqual(
       expect.arrayContaining([
         'NBspecific_1',
+        'NBspecific_2',
+        'NBspecific_3',
         'numpy_1',
+        'numpy_2',
         'pandas_1',
+        'pandas_2',
         'sklearn_1',
+        'sklearn_2',
         'matplotlib_1'
       ])
     );

@@ -1,13 +1,15 @@
 /**
  * `junobench verify` against a real Jupyter server started on loopback.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
 import { startServer } from '../../src/cli/server';
 import type { IServerHandle } from '../../src/cli/server';
 import { loadLocalCasebook, verifyCasebook } from '../../src/cli/verify';
+import { sourceText } from '../../src/replay/plan';
+import type { INotebookJSON } from '../../src/replay/types';
 
 import { runCli, serverArgs } from './capture';
 
@@ -90,6 +92,54 @@ describe('junobench verify', () => {
     const n = Number(/^environment: (\d+)/.exec(lines[0])![1]);
     expect(json.environment.drift.differences).toHaveLength(n);
     expect(json.reports[0].verdict).toBe('pass');
+  });
+
+  it('reports a fixed notebook whose first cell imports a missing module as missing-dependency', async () => {
+    // A copy of the demo casebook whose numpy_1 fix first imports a module
+    // that does not exist: its NameErrors further on must not read as a failed fix.
+    const dir = mkdtempSync(path.join(tmpdir(), 'junobench-verify-'));
+    const book = path.join(dir, 'casebook');
+    cpSync(DEMO, book, { recursive: true });
+    const fixedFile = path.join(book, 'benchmark/numpy_1/numpy_1_fixed.ipynb');
+    const nb = JSON.parse(readFileSync(fixedFile, 'utf8')) as INotebookJSON;
+    const first = nb.cells.find(c => c.cell_type === 'code')!;
+    expect(nb.cells.indexOf(first)).toBe(1);
+    expect(first.execution_count).toBe(1);
+    first.source = `import junobench_no_such_module\n${sourceText(first)}`;
+    writeFileSync(fixedFile, JSON.stringify(nb));
+    const own = await startServer({ rootDir: dir });
+    try {
+      const jsonFile = path.join(dir, 'verify.json');
+      const { code, out } = await runCli([
+        'verify',
+        book,
+        '--cases',
+        'numpy_1',
+        ...serverArgs(own, dir),
+        '--json',
+        jsonFile
+      ]);
+      const reason =
+        "Module 'junobench_no_such_module' is not installed (ModuleNotFoundError in cell 2 [1]).";
+      expect(
+        out.some(l => /^numpy_1\s+missing\s+pass\s+missing-dependency/.test(l))
+      ).toBe(true);
+      expect(out.some(l => l.includes(`fixed: ${reason}`))).toBe(true);
+      expect(out[out.length - 1]).toBe('0 passed, 0 failed');
+      expect(code).toBe(0);
+      const json = JSON.parse(readFileSync(jsonFile, 'utf8'));
+      expect(json.reports[0].verdict).toBe('missing');
+      expect(json.reports[0].reproduced.verdict).toBe('pass');
+      expect(json.reports[0].fixed).toEqual({
+        verdict: 'missing-dependency',
+        reason,
+        observed:
+          "ModuleNotFoundError: No module named 'junobench_no_such_module'"
+      });
+    } finally {
+      await own.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('rejects an unknown case name', async () => {

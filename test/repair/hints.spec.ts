@@ -36,16 +36,30 @@ describe('hintLadder on the demo casebook', () => {
   // the `[reexecute]` crash cell; NBspecific_3's cell 5 is a `[reexecute]`
   // cell above the crash in cell 8; NBspecific_1's cell 9 defines `scaler`
   // and never ran before the crash in cell 7; numpy_1's fix changes cell 5.
+  // The fixes of pandas_2 and numpy_2 (no cell ids) change their last cell,
+  // 7 and 6.
   it.each([
     ['NBspecific_2', 5, 'Look at cell 5: it ran twice in a row.'],
     ['NBspecific_3', 5, 'Look at cell 5: it ran twice in a row.'],
     ['NBspecific_1', 9, 'Look at cell 9: it had not run before the crash.'],
-    ['numpy_1', 5, 'Look at cell 5.']
+    ['numpy_1', 5, 'Look at cell 5.'],
+    ['pandas_2', 7, 'Look at cell 7.'],
+    ['numpy_2', 6, 'Look at cell 6.']
   ])('%s: step 3 points at cell %i', (name, cell, text) => {
     const step3 = ladder(name)[2];
     expect(step3.step).toBe(3);
     expect(step3.cell).toBe(cell);
     expect(step3.text).toBe(text);
+  });
+
+  // sklearn_2's fix changes its last cell, 8, and its fixed notebook shares no
+  // cell id with the reproduced one: the diff must align by content then (it
+  // once aligned by id whenever both notebooks had ids, and pointed at cell 2).
+  it('sklearn_2: step 3 points at cell 8 (ids not shared)', () => {
+    const step3 = ladder('sklearn_2')[2];
+    expect(step3.step).toBe(3);
+    expect(step3.cell).toBe(8);
+    expect(step3.text).toBe('Look at cell 8.');
   });
 
   it('NBspecific_3 points at the re-run cell, not the crash cell', () => {

@@ -1,6 +1,6 @@
 import type { IRunResult, IStepResult } from '../../src/kernel/runner';
 import { recordedPlan } from '../../src/replay/plan';
-import type { INotebookJSON } from '../../src/replay/types';
+import type { INotebookJSON, IReplayPlan } from '../../src/replay/types';
 import { alignCell } from '../../src/verify/align';
 import {
   caseVerdict,
@@ -75,6 +75,65 @@ function run(
   };
 }
 
+/** Fixed notebook: a markdown cell, then cells 2 [1], 3 [2] and 4 [3]. */
+const fixedPlan = recordedPlan({
+  cells: [
+    { cell_type: 'markdown', source: '# Fixed' },
+    {
+      cell_type: 'code',
+      source: 'import junobench_no_such_module\nimport pandas as pd',
+      execution_count: 1,
+      outputs: []
+    },
+    { cell_type: 'code', source: 'df = load()', execution_count: 2 },
+    { cell_type: 'code', source: 'df.plot()', execution_count: 3 }
+  ]
+});
+
+/** One error a step raised: name, message and traceback. */
+type StepError = [string, string, string[]?];
+
+/**
+ * A run of the first `ran` steps of `p` that went on past the errors given by
+ * step index, ending with `status` (a crash ends at the last step that ran).
+ */
+function runOn(
+  p: IReplayPlan,
+  status: IRunResult['status'],
+  errors: Record<number, StepError>,
+  ran = p.steps.length
+): IRunResult {
+  const results: IStepResult[] = p.steps.slice(0, ran).map((step, index) => {
+    const e = errors[index];
+    return {
+      index,
+      step,
+      outputs: [],
+      executionCount: index + 1,
+      durationMs: 1,
+      error: e
+        ? { ename: e[0], evalue: e[1], traceback: e[2] ?? [], line: 1 }
+        : null
+    };
+  });
+  const failed = status === 'completed' ? null : ran - 1;
+  return {
+    status,
+    steps: results,
+    failedIndex: failed,
+    error: failed === null ? null : results[failed].error,
+    message: status,
+    durationMs: 3
+  };
+}
+
+const NO_MODULE: StepError = [
+  'ModuleNotFoundError',
+  "No module named 'junobench_no_such_module'"
+];
+const NOT_INSTALLED =
+  /^Module 'junobench_no_such_module' is not installed \(ModuleNotFoundError in cell 2 \[1\]\)\.$/;
+
 describe('judgeReproduced', () => {
   it.each<[string, IRunResult, string, NotebookVerdict]>([
     [
@@ -136,6 +195,66 @@ describe('judgeReproduced', () => {
   });
 });
 
+describe('judgeReproduced with a module missing', () => {
+  it.each<[string, IRunResult, string, NotebookVerdict, RegExp]>([
+    [
+      'in the first cell, the run stopping there',
+      runOn(plan, 'crashed', { 0: NO_MODULE }, 1),
+      'nameerror',
+      'missing-dependency',
+      /^Module 'junobench_no_such_module' is not installed \(ModuleNotFoundError in cell 1 \[1\]\)\.$/
+    ],
+    [
+      'before the target, the run going on to crash there as recorded',
+      runOn(plan, 'crashed', { 0: NO_MODULE, 2: ['NameError', 'x'] }),
+      'nameerror',
+      'missing-dependency',
+      /^Module 'junobench_no_such_module' is not installed \(ModuleNotFoundError in cell 1 \[1\]\)\.$/
+    ],
+    [
+      'before the target, the run going on to the end',
+      runOn(plan, 'completed', { 1: NO_MODULE }),
+      'nameerror',
+      'missing-dependency',
+      /^Module 'junobench_no_such_module' is not installed \(ModuleNotFoundError in cell 2 \[2\]\)\.$/
+    ],
+    [
+      'before the target, the run going on to time out',
+      runOn(plan, 'timeout', { 0: NO_MODULE }),
+      'nameerror',
+      'missing-dependency',
+      /junobench_no_such_module.*cell 1 \[1\]/
+    ],
+    [
+      'at the target, with another exception recorded',
+      runOn(plan, 'crashed', {
+        2: ['builtins.ImportError', "No module named 'seaborn'"]
+      }),
+      'nameerror',
+      'missing-dependency',
+      /^Module 'seaborn' is not installed \(builtins\.ImportError in cell 3 \[3\]\)\.$/
+    ],
+    [
+      'at the target, as recorded',
+      runOn(plan, 'crashed', { 2: NO_MODULE }),
+      'modulenotfounderror',
+      'pass',
+      /as recorded/
+    ],
+    [
+      'only named in the message of another exception',
+      runOn(plan, 'crashed', { 1: ['ValueError', "No module named 'x'"] }, 2),
+      'nameerror',
+      'fail',
+      /at cell 2 instead of the target cell 3/
+    ]
+  ])('%s', (_, result, recorded, verdict, reason) => {
+    const judgement = judgeReproduced(plan, result, recorded);
+    expect(judgement.verdict).toBe(verdict);
+    expect(judgement.reason).toMatch(reason);
+  });
+});
+
 describe('judgeFixed', () => {
   it.each<[string, IRunResult, number, NotebookVerdict]>([
     ['a clean run', run('completed', null), 2, 'pass'],
@@ -149,6 +268,113 @@ describe('judgeFixed', () => {
     ]
   ])('%s', (_, result, targetStep, expected) => {
     expect(judgeFixed(result, targetStep).verdict).toBe(expected);
+  });
+});
+
+describe('judgeFixed with a module missing', () => {
+  it.each<[string, IRunResult, number, NotebookVerdict, RegExp]>([
+    [
+      'in the first cell, the target then failing on the name it lacks',
+      runOn(fixedPlan, 'crashed', {
+        0: NO_MODULE,
+        2: ['NameError', "name 'df' is not defined"]
+      }),
+      2,
+      'missing-dependency',
+      NOT_INSTALLED
+    ],
+    [
+      'in the first cell, the run going on cleanly to the end',
+      runOn(fixedPlan, 'completed', { 0: NO_MODULE }),
+      2,
+      'missing-dependency',
+      NOT_INSTALLED
+    ],
+    [
+      'in the first cell, then more errors before the target',
+      runOn(fixedPlan, 'completed', {
+        0: NO_MODULE,
+        1: ['NameError', "name 'load' is not defined"]
+      }),
+      2,
+      'missing-dependency',
+      NOT_INSTALLED
+    ],
+    [
+      'in the first cell, then a timeout at the target',
+      runOn(fixedPlan, 'timeout', { 0: NO_MODULE }),
+      2,
+      'missing-dependency',
+      NOT_INSTALLED
+    ],
+    [
+      'in the first cell, which is the target',
+      runOn(fixedPlan, 'crashed', { 0: NO_MODULE }, 1),
+      0,
+      'missing-dependency',
+      NOT_INSTALLED
+    ],
+    [
+      'after the target',
+      runOn(fixedPlan, 'crashed', { 2: NO_MODULE }),
+      1,
+      'missing-dependency',
+      /^Module 'junobench_no_such_module' is not installed \(ModuleNotFoundError in cell 4 \[3\]\)\.$/
+    ],
+    [
+      'a name the installed version lacks, before the target',
+      runOn(fixedPlan, 'crashed', {
+        1: [
+          'ImportError',
+          "cannot import name 'load' from 'sklearn.datasets' (/x/__init__.py)"
+        ],
+        2: ['ValueError', 'bad']
+      }),
+      2,
+      'missing-dependency',
+      /^Module 'sklearn\.datasets' has no 'load': another version may be installed \(ImportError in cell 3 \[2\]\)\.$/
+    ],
+    [
+      'a shared library the module needs, named by the traceback',
+      runOn(fixedPlan, 'completed', {
+        0: [
+          'ImportError',
+          'libGL.so.1: cannot open shared object file',
+          [
+            'ImportError                               Traceback (most recent call last)',
+            'Cell In[1], line 1\n----> 1 import cv2\n      2 import pandas as pd',
+            'File /x/cv2/__init__.py:181\n--> 181 from .cv2 import *'
+          ]
+        ]
+      }),
+      2,
+      'missing-dependency',
+      /^Module 'cv2' cannot be imported \(ImportError: libGL\.so\.1: cannot open shared object file in cell 2 \[1\]\)\.$/
+    ],
+    [
+      'only named in the message of another exception',
+      runOn(fixedPlan, 'crashed', {
+        0: ['ValueError', "No module named 'x'"],
+        2: ['NameError', "name 'df' is not defined"]
+      }),
+      2,
+      'fail',
+      /raised NameError at step 3/
+    ]
+  ])('%s', (_, result, targetStep, verdict, reason) => {
+    const judgement = judgeFixed(result, targetStep);
+    expect(judgement.verdict).toBe(verdict);
+    expect(judgement.reason).toMatch(reason);
+  });
+
+  it('reports the missing module as what it observed', () => {
+    const judgement = judgeFixed(
+      runOn(fixedPlan, 'crashed', { 0: NO_MODULE, 2: ['NameError', 'x'] }),
+      2
+    );
+    expect(judgement.observed).toBe(
+      "ModuleNotFoundError: No module named 'junobench_no_such_module'"
+    );
   });
 });
 

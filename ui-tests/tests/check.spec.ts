@@ -23,14 +23,14 @@ test('a wrong fix fails the check, a correct one passes', async ({ page }) => {
   // The crashing cell as recorded (a retry may find an earlier edit).
   await page.notebook.setCell(TARGET, 'code', BROKEN);
   await check.click();
-  await expect(result).toContainText('Check failed', { timeout: SLOW });
+  await expect(result).toContainText('Not solved', { timeout: SLOW });
   await expect(
     checkBar.locator('.jp-Junobench-checkReasons li').first()
   ).toBeVisible();
 
   await page.notebook.setCell(TARGET, 'code', FIXED);
   await check.click();
-  await expect(result).toContainText('Check passed', { timeout: SLOW });
+  await expect(result).toContainText('Solved:', { timeout: SLOW });
 
   const item = panel.locator(`li.jp-Junobench-caseItem[data-case="${CASE}"]`);
   await expect(item).toHaveAttribute('data-status', 'solved');

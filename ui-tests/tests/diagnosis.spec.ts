@@ -47,7 +47,7 @@ test('a prediction is scored at the reveal, which waits for a pass', async ({
   // A wrong fix fails and the reveal stays locked under after-pass.
   await page.notebook.setCell(TARGET, 'code', lagCell('unit'));
   await check.click();
-  await expect(result).toContainText('Check failed', { timeout: SLOW });
+  await expect(result).toContainText('Not solved', { timeout: SLOW });
   await expect(reveal).toBeDisabled();
   await expect(reveal).toHaveAttribute(
     'title',
@@ -59,7 +59,7 @@ test('a prediction is scored at the reveal, which waits for a pass', async ({
   // The correct fix passes and opens the reveal, which scores the prediction.
   await page.notebook.setCell(TARGET, 'code', lagCell('units_sold'));
   await check.click();
-  await expect(result).toContainText('Check passed', { timeout: SLOW });
+  await expect(result).toContainText('Solved:', { timeout: SLOW });
   await expect(reveal).toBeEnabled();
   await reveal.click();
   const view = page.getByRole('tabpanel', { name: `Reveal: ${CASE}` });

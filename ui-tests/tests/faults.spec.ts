@@ -392,7 +392,7 @@ test('two jobs at once: the second is refused, nothing is corrupted', async ({
   await expect(copy.checkStatus).toContainText('Checking your fix');
   await copy.replay.click();
   await expect(copy.status).toContainText('A check of your fix is running');
-  await expect(copy.checkStatus).toContainText('Check failed', {
+  await expect(copy.checkStatus).toContainText('Not solved', {
     timeout: SLOW
   });
   expect(await allSources(page)).toEqual(edited);

@@ -1,0 +1,280 @@
+/**
+ * What a repair check found, as codes with parameters, and the one renderer
+ * that turns them into sentences: the UI passes JupyterLab's translator, the
+ * command line renders the same codes in English. Cells are named as the
+ * learner sees them: their position and their `[n]` prompt. Pure logic.
+ */
+
+/** How a check ended. */
+export type CheckStatus =
+  | 'solved'
+  | 'fails-fresh'
+  | 'works-live-only'
+  | 'hidden-crash'
+  | 'different-effect'
+  | 'not-run-live'
+  | 'fails-live'
+  | 'not-checked'
+  | 'no-target'
+  | 'unaligned'
+  | 'no-reference';
+
+/** One thing a check found, with what a sentence about it needs. */
+export type CheckFinding =
+  | { code: 'no-target' }
+  | { code: 'reference-unaligned'; cell: string }
+  | { code: 'target-deleted'; cell: string }
+  | { code: 'target-emptied'; cell: string }
+  | { code: 'target-commented-out'; cell: string }
+  | { code: 'line-commented-out'; cell: string; statement: string }
+  | { code: 'line-removed'; cell: string; statement: string }
+  | {
+      code: 'swallowed';
+      cell: string;
+      line: number;
+      ename: string;
+      evalue: string;
+    }
+  | { code: 'not-executed'; cell: string; line: number; statement: string }
+  | { code: 'in-string'; cell: string; line: number; statement: string }
+  | { code: 'no-evidence'; cell: string }
+  | {
+      code: 'effect-differs';
+      name: string;
+      aspect: string;
+      expected: string;
+      actual: string;
+    }
+  | { code: 'effect-missing'; name: string; expected: string }
+  | { code: 'same-effect'; names: string }
+  | { code: 'reference-failed'; message: string }
+  | {
+      code: 'fresh-error';
+      cell: string;
+      line: number | null;
+      ename: string;
+      evalue: string;
+      afterTarget: boolean;
+    }
+  | { code: 'fresh-unfinished'; message: string }
+  | { code: 'missing-module'; module: string }
+  | { code: 'fresh-not-run' }
+  | { code: 'fresh-clean'; count: number }
+  | { code: 'live-only' }
+  | { code: 'nb-live-error' }
+  | { code: 'nb-live-not-run' }
+  | { code: 'live'; result: 'ok' | 'error' | 'not-run' };
+
+/** The translation call the renderer uses (JupyterLab's `trans.__`). */
+export type Translate = (msgid: string, ...args: unknown[]) => string;
+
+/** English: `%1`, `%2`… replaced by the arguments. */
+export const english: Translate = (msgid, ...args) =>
+  msgid.replace(/%(\d+)/g, (m, n: string) =>
+    args[Number(n) - 1] === undefined ? m : String(args[Number(n) - 1])
+  );
+
+/**
+ * A cell as the learner sees it: its position among all cells and its prompt,
+ * e.g. `cell 7 [6]`, or `cell 7 [ ]` for a cell that has not run.
+ */
+export function cellName(cellIndex: number, count: number | null): string {
+  return `cell ${cellIndex + 1} [${count === null ? ' ' : count}]`;
+}
+
+/**
+ * The verdict line of a status.
+ */
+export function renderStatus(
+  status: CheckStatus,
+  __: Translate = english
+): string {
+  switch (status) {
+    case 'solved':
+      return __(
+        'Solved: your repair runs from a fresh kernel and does what the reference fix does.'
+      );
+    case 'hidden-crash':
+      return __('Not solved: the repair hides the crash instead of fixing it.');
+    case 'different-effect':
+      return __(
+        'Not solved: the repaired cell runs but computes something else than the reference fix.'
+      );
+    case 'fails-fresh':
+      return __('Not solved: the notebook still fails from a fresh kernel.');
+    case 'works-live-only':
+      return __(
+        'Not solved: the fix works in your live kernel but not from a fresh kernel.'
+      );
+    case 'fails-live':
+      return __(
+        'Not solved yet: the target cell still fails in your live kernel.'
+      );
+    case 'not-run-live':
+      return __(
+        'Not solved yet: run the target cell again in your live kernel.'
+      );
+    case 'not-checked':
+      return __('Not checked: the check could not gather its evidence.');
+    case 'no-target':
+      return __('Not checked: the case has no crashing cell to check.');
+    case 'unaligned':
+      return __(
+        'Not checked: the case’s reference fix has no cell matching the crashing cell.'
+      );
+    case 'no-reference':
+      return __(
+        'Not checked: the reference fix does not run here, so there is nothing to compare with.'
+      );
+  }
+}
+
+/**
+ * One finding as a sentence.
+ */
+export function renderFinding(
+  f: CheckFinding,
+  __: Translate = english
+): string {
+  switch (f.code) {
+    case 'no-target':
+      return __(
+        'The reproduced notebook holds no error output, so there is no crashing cell to check.'
+      );
+    case 'reference-unaligned':
+      return __(
+        'No cell of the reference fix matches the crashing %1 of the reproduced notebook, so the check cannot tell what the repair must do; tell the casebook’s author.',
+        f.cell
+      );
+    case 'target-deleted':
+      return __(
+        'The crashing cell (%1 in the reproduced notebook) was deleted or rewritten beyond recognition, but the reference fix keeps it: that hides the crash instead of fixing it.',
+        f.cell
+      );
+    case 'target-emptied':
+      return __(
+        'The crashing %1 was emptied, but the reference fix keeps its code: an empty cell cannot crash, and cannot do its job either.',
+        f.cell
+      );
+    case 'target-commented-out':
+      return __(
+        'The crashing %1 was commented out, but the reference fix keeps its code: that hides the crash instead of fixing it.',
+        f.cell
+      );
+    case 'line-commented-out':
+      return __(
+        'In %1 the failing line `%2` was commented out, but the reference fix keeps it (repaired): that hides the crash.',
+        f.cell,
+        f.statement
+      );
+    case 'line-removed':
+      return __(
+        'In %1 the failing line `%2` was removed, but the reference fix keeps it (repaired): that hides the crash.',
+        f.cell,
+        f.statement
+      );
+    case 'swallowed':
+      return __(
+        'In %1, line %2 raised %3: %4, and the cell swallowed it (the reference fix raises no such error there): the crash is hidden, not fixed.',
+        f.cell,
+        f.line,
+        f.ename,
+        f.evalue
+      );
+    case 'not-executed':
+      return __(
+        'In %1 the repaired statement on line %2 (`%3`) never ran from a fresh kernel: code that does not run cannot fix the crash.',
+        f.cell,
+        f.line,
+        f.statement
+      );
+    case 'in-string':
+      return __(
+        'In %1 the failing statement on line %2 (`%3`) was turned into a string literal: it no longer runs.',
+        f.cell,
+        f.line,
+        f.statement
+      );
+    case 'no-evidence':
+      return __(
+        'The check could not trace %1 in the fresh kernel (is it an IPython kernel?), so it cannot tell whether the repair runs.',
+        f.cell
+      );
+    case 'effect-differs':
+      return __(
+        'After the target cell, `%1` differs from the reference fix’s (%2): the reference has %3, yours has %4.',
+        f.name,
+        f.aspect,
+        f.expected,
+        f.actual
+      );
+    case 'effect-missing':
+      return __(
+        'After the target cell, `%1` is not defined, but the reference fix defines it (%2).',
+        f.name,
+        f.expected
+      );
+    case 'same-effect':
+      return f.names
+        ? __(
+            'After the target cell, %1 match the reference fix’s (type, shape, columns, and values where the reference is deterministic).',
+            f.names
+          )
+        : __(
+            'The reference fix’s target cell sets no variable to compare yours with.'
+          );
+    case 'reference-failed':
+      return __('The reference fix did not run here: %1', f.message);
+    case 'fresh-error':
+      return f.line === null
+        ? __(
+            'From a fresh kernel, %1%2 raised %3: %4',
+            f.cell,
+            f.afterTarget ? __(' (after the target)') : '',
+            f.ename,
+            f.evalue
+          )
+        : __(
+            'From a fresh kernel, %1%2, line %3 raised %4: %5',
+            f.cell,
+            f.afterTarget ? __(' (after the target)') : '',
+            f.line,
+            f.ename,
+            f.evalue
+          );
+    case 'fresh-unfinished':
+      return __('The fresh-kernel run did not finish: %1', f.message);
+    case 'missing-module':
+      return __(
+        'The fresh kernel cannot import %1: the environment lacks a library the notebook needs, so this says nothing about your repair. Install it, or check with the case’s kernel.',
+        f.module
+      );
+    case 'fresh-not-run':
+      return __('The fresh-kernel run has not happened yet.');
+    case 'fresh-clean':
+      return __(
+        'A fresh kernel ran all %1 cells in play top to bottom without error.',
+        f.count
+      );
+    case 'live-only':
+      return __(
+        'It depends on state that a restart loses: the target cell last ran cleanly in your live kernel.'
+      );
+    case 'nb-live-error':
+      return __(
+        'This crash comes from the order cells ran in, which a fresh top-to-bottom run cures by itself: the live kernel must work too, and its latest run of the target still failed.'
+      );
+    case 'nb-live-not-run':
+      return __(
+        'This crash comes from the order cells ran in: restore a working state in your live kernel and run the target cell again.'
+      );
+    case 'live':
+      return f.result === 'ok'
+        ? __('In your live kernel the target cell last ran without error.')
+        : f.result === 'error'
+          ? __('In your live kernel the target cell last raised an error.')
+          : __(
+              'The target cell has not run in your live kernel since the notebook was saved.'
+            );
+  }
+}

@@ -1,0 +1,267 @@
+/**
+ * The repair check's kernel-side probe on real kernels: the tracer records the
+ * lines that ran and the exceptions raised in one cell (caught ones included),
+ * the namespace summaries say what the cell changed, results come back through
+ * user_expressions without printing, and nothing is left in the user
+ * namespace. Runs on the default Python kernel and, when the test script made
+ * one (`.venv-py310`, the benchmark container's Python), on Python 3.10.
+ */
+import { existsSync } from 'fs';
+import * as path from 'path';
+
+import { KernelManager, ServerConnection } from '@jupyterlab/services';
+import type { Kernel } from '@jupyterlab/services';
+import { JupyterServer } from '@jupyterlab/testing';
+
+import {
+  EVIDENCE_ENVIRONMENT_EXPRESSION,
+  EVIDENCE_REPORT_EXPRESSION,
+  EVIDENCE_STOP_CODE,
+  evidenceInstallCode,
+  evidenceStartCode
+} from '../../src/kernel/evidenceSnippets';
+import { PlanRunner } from '../../src/kernel/runner';
+import type { IRunResult } from '../../src/kernel/runner';
+import { lineEvidence, readProbeReport } from '../../src/repair/evidence';
+import type { IProbeReport } from '../../src/repair/evidence';
+import { recordedPlan } from '../../src/replay/plan';
+
+jest.setTimeout(180000);
+
+const PY310 =
+  process.env.JUNOBENCH_PY310 ??
+  path.resolve(__dirname, '../../.venv-py310/bin/python');
+const HAS_PY310 = existsSync(PY310);
+if (!HAS_PY310) {
+  console.log(
+    `skipping the Python 3.10 kernel: ${PY310} is absent (scripts/test.sh makes it)`
+  );
+}
+
+const server = new JupyterServer();
+
+/** Run cells in order, probing the ones whose index is in `probed`. */
+async function run(
+  kernel: Kernel.IKernelConnection,
+  sources: string[],
+  probed: number[]
+): Promise<IRunResult> {
+  const plan = recordedPlan({
+    cells: sources.map((source, i) => ({
+      cell_type: 'code',
+      source,
+      execution_count: i + 1,
+      outputs: []
+    }))
+  });
+  const runner = new PlanRunner({ kernel, timeoutMs: 60000 });
+  return runner.run(plan, {
+    continueOnErrorBefore: sources.length,
+    setupCode: evidenceInstallCode(),
+    instrument: (index, step) =>
+      probed.includes(index)
+        ? {
+            before: evidenceStartCode(step.source, {
+              trace: true,
+              snapshot: true
+            }),
+            after: EVIDENCE_STOP_CODE,
+            collect: EVIDENCE_REPORT_EXPRESSION
+          }
+        : null
+  });
+}
+
+function report(result: IRunResult, index: number): IProbeReport {
+  const r = readProbeReport(result.steps[index].probe);
+  if (!r) {
+    throw new Error(`no probe report for step ${index}`);
+  }
+  return r;
+}
+
+const KERNELS: Array<[string, boolean]> = [
+  ['python3', true],
+  ['py310', HAS_PY310]
+];
+
+beforeAll(async () => {
+  await server.start({
+    configData: { ServerApp: { allow_root: true } },
+    additionalKernelSpecs: HAS_PY310
+      ? {
+          py310: {
+            argv: [
+              PY310,
+              '-m',
+              'ipykernel_launcher',
+              '-f',
+              '{connection_file}'
+            ],
+            display_name: 'Python 3.10',
+            language: 'python'
+          }
+        }
+      : {}
+  });
+});
+
+afterAll(async () => {
+  await server.shutdown();
+});
+
+describe.each(KERNELS)(
+  'the evidence probe on the %s kernel',
+  (name, present) => {
+    const maybe = present ? it : it.skip;
+    let manager: KernelManager;
+    let kernel: Kernel.IKernelConnection;
+
+    beforeAll(async () => {
+      if (!present) {
+        return;
+      }
+      manager = new KernelManager({
+        serverSettings: ServerConnection.makeSettings()
+      });
+      await manager.ready;
+      kernel = await manager.startNew({ name });
+    });
+
+    afterAll(async () => {
+      if (present) {
+        await kernel.shutdown();
+        manager.dispose();
+      }
+    });
+
+    maybe('records a swallowed exception and the lines around it', async () => {
+      const result = await run(
+        kernel,
+        [
+          'data = {"a": 1}',
+          'try:\n    value = data["b"]\nexcept Exception:\n    value = 0\nfinal = value + 1',
+          'import contextlib\nwith contextlib.suppress(KeyError):\n    data["c"]'
+        ],
+        [1, 2]
+      );
+      expect(result.status).toBe('completed');
+      const tried = report(result, 1);
+      expect(tried.trace!.exceptions).toEqual([
+        { ename: 'KeyError', evalue: "'b'", line: 2 }
+      ]);
+      expect(tried.trace!.lines).toEqual([1, 2, 3, 4, 5]);
+      const suppressed = report(result, 2);
+      expect(suppressed.trace!.exceptions.map(e => [e.ename, e.line])).toEqual([
+        ['KeyError', 3]
+      ]);
+      // The probe printed nothing: the cells' own outputs are all there is.
+      expect(result.steps.flatMap(s => s.outputs)).toEqual([]);
+    });
+
+    maybe(
+      'sees a statement under if False and one turned into a string',
+      async () => {
+        const result = await run(
+          kernel,
+          [
+            'x = 1\nif False:\n    x = 2\n"""\nx = 3\n"""\ny = [i * x for i in range(3)]'
+          ],
+          [0]
+        );
+        const trace = report(result, 0).trace!;
+        expect(lineEvidence(trace, 1).executed).toBe(true);
+        expect(lineEvidence(trace, 3).executed).toBe(false);
+        expect(lineEvidence(trace, 5).inString).toBe(true);
+        // A comprehension's own frame belongs to the cell too.
+        expect(lineEvidence(trace, 7).executed).toBe(true);
+      }
+    );
+
+    maybe(
+      'traces functions the cell defines, and only the probed cell',
+      async () => {
+        const result = await run(
+          kernel,
+          [
+            'def parse(v):\n    try:\n        return int(v)\n    except ValueError:\n        return -1',
+            'values = [parse(v) for v in ["1", "x"]]'
+          ],
+          [1]
+        );
+        // parse's frames belong to cell 0, which is not traced while cell 1 runs.
+        expect(report(result, 1).trace!.exceptions).toEqual([]);
+        const both = await run(
+          kernel,
+          [
+            'def parse2(v):\n    try:\n        return int(v)\n    except ValueError:\n        return -1\nvalues = [parse2(v) for v in ["1", "x"]]'
+          ],
+          [0]
+        );
+        expect(
+          report(both, 0).trace!.exceptions.map(e => [e.ename, e.line])
+        ).toEqual([['ValueError', 3]]);
+      }
+    );
+
+    maybe(
+      'says what a cell created, rebound, mutated and deleted, in summaries',
+      async () => {
+        const result = await run(
+          kernel,
+          [
+            'import numpy as np\nimport pandas as pd\nkeep = [1, 2]\nframe = pd.DataFrame({"a": [1.0, 2.0], "b": ["x", "y"]})\nold = 3',
+            'keep.append(3)\nframe = frame.drop(columns=["b"])\nzeros = np.zeros((2, 3))\ndel old'
+          ],
+          [1]
+        );
+        const effect = report(result, 1).effect!;
+        expect(effect.changes).toEqual({
+          keep: 'mutated',
+          frame: 'rebound',
+          zeros: 'created',
+          old: 'deleted'
+        });
+        // pandas 3 names the class pandas.DataFrame, older ones pandas.core.frame.DataFrame:
+        // both sides of a comparison always come from the same environment.
+        expect(effect.after.frame).toMatchObject({
+          type: expect.stringMatching(/^pandas\..*DataFrame$/),
+          shape: [2, 1],
+          columns: ['a'],
+          numeric: { sum: 3, constant: false }
+        });
+        expect(effect.after.zeros).toMatchObject({
+          type: 'numpy.ndarray',
+          shape: [2, 3],
+          dtype: 'float64',
+          constant: true
+        });
+        expect(effect.after.np).toEqual({ type: 'module', name: 'numpy' });
+      }
+    );
+
+    maybe('leaves no name behind and reports the environment', async () => {
+      const runner = new PlanRunner({ kernel });
+      const env = (await runner.evaluate(
+        evidenceInstallCode(),
+        EVIDENCE_ENVIRONMENT_EXPRESSION
+      )) as { python: string; versions: Record<string, string | null> };
+      expect(env.python).toMatch(name === 'py310' ? /^3\.10\./ : /^3\.\d+\./);
+      expect(typeof env.versions.numpy).toBe('string');
+      const leftovers = await kernel.requestExecute({
+        code: '',
+        silent: true,
+        user_expressions: {
+          names:
+            'sorted(k for k in get_ipython().user_ns if k.startswith("__jb") or "junobench" in k)'
+        }
+      }).done;
+      const value = (
+        leftovers.content as unknown as {
+          user_expressions: Record<string, { data: Record<string, string> }>;
+        }
+      ).user_expressions.names.data['text/plain'];
+      expect(value).toBe('[]');
+    });
+  }
+);

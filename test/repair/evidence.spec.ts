@@ -1,0 +1,515 @@
+/**
+ * The evidence rules of the repair check as pure functions: which lines ran,
+ * which exceptions were swallowed, when two values count as the same effect,
+ * and the verdicts `judgeRepair` gives a fresh run carrying probe reports.
+ */
+import { readFileSync } from 'fs';
+import * as path from 'path';
+
+import type { IRunResult, IStepResult } from '../../src/kernel/runner';
+import { judgeRepair, planCheck, renderVerdict } from '../../src/repair/check';
+import type { ICheckPlan } from '../../src/repair/check';
+import {
+  compareEffects,
+  compareSummaries,
+  lineEvidence,
+  readProbeReport,
+  referenceEvidence,
+  swallowedExceptions
+} from '../../src/repair/evidence';
+import type {
+  CompareMode,
+  IProbeReport,
+  ITraceReport,
+  IValueSummary
+} from '../../src/repair/evidence';
+import { cellName, english, renderFinding } from '../../src/repair/findings';
+import { sourceText } from '../../src/replay/plan';
+import type { INotebookJSON } from '../../src/replay/types';
+
+const BENCH = path.resolve(__dirname, '../../demo/casebook/benchmark');
+
+function load(name: string, kind: 'reproduced' | 'fixed'): INotebookJSON {
+  return JSON.parse(
+    readFileSync(path.join(BENCH, name, `${name}_${kind}.ipynb`), 'utf8')
+  ) as INotebookJSON;
+}
+
+function trace(partial: Partial<ITraceReport>): ITraceReport {
+  return {
+    lines: [],
+    exceptions: [],
+    spans: [],
+    stringLines: [],
+    ...partial
+  };
+}
+
+const ARRAY: IValueSummary = {
+  type: 'numpy.ndarray',
+  shape: [30, 4],
+  dtype: 'float64',
+  nan: 0,
+  sum: 12.5,
+  abs: 40,
+  min: -2,
+  max: 3,
+  constant: false
+};
+
+describe('lineEvidence', () => {
+  const t = trace({
+    lines: [1, 2, 4],
+    spans: [
+      [1, 1, 'Assign'],
+      [2, 3, 'If'],
+      [3, 3, 'Assign'],
+      [4, 6, 'Assign'],
+      [7, 9, 'String']
+    ],
+    stringLines: [8, 9]
+  });
+  it.each([
+    [1, true, false, 'a simple statement that ran'],
+    [3, false, false, 'the body of an if that was false'],
+    [5, true, false, 'a later line of a multi-line statement that ran'],
+    [8, false, true, 'a line inside a string literal'],
+    [7, false, true, 'the first line of a bare string statement']
+  ])(
+    'line %i: executed %s, in a string %s (%s)',
+    (line, executed, inString) => {
+      const e = lineEvidence(t, line);
+      expect(e.executed).toBe(executed);
+      expect(e.inString).toBe(inString);
+    }
+  );
+});
+
+describe('swallowedExceptions', () => {
+  const t = trace({
+    exceptions: [
+      { ename: 'KeyError', evalue: "'x'", line: 2 },
+      { ename: 'StopIteration', evalue: '', line: 3 }
+    ]
+  });
+  it('lists what a clean cell caught, benign ones left out', () => {
+    expect(swallowedExceptions(t, false).map(e => e.ename)).toEqual([
+      'KeyError'
+    ]);
+  });
+  it('lists nothing for a cell that failed (the error escaped)', () => {
+    expect(swallowedExceptions(t, true)).toEqual([]);
+  });
+});
+
+describe('compareSummaries', () => {
+  it.each<[string, IValueSummary, CompareMode, string | null]>([
+    ['the same array', { ...ARRAY }, 'values', null],
+    ['a float rounding away', { ...ARRAY, sum: 12.5 + 1e-10 }, 'values', null],
+    ['other values', { ...ARRAY, sum: 13 }, 'values', 'value'],
+    ['other values, structure only', { ...ARRAY, sum: 13 }, 'structure', null],
+    ['another shape', { ...ARRAY, shape: [30, 3] }, 'structure', 'shape'],
+    [
+      'int instead of float',
+      { ...ARRAY, dtype: 'int64' },
+      'structure',
+      'dtype'
+    ],
+    ['float32 for float64', { ...ARRAY, dtype: 'float32' }, 'structure', null],
+    [
+      'a constant where the reference varies',
+      { ...ARRAY, sum: 13, constant: true },
+      'structure',
+      'constant'
+    ],
+    ['a list instead', { type: 'builtins.list', len: 30 }, 'type', 'type']
+  ])('%s → %s', (_, actual, mode, aspect) => {
+    expect(compareSummaries(ARRAY, actual, mode)?.aspect ?? null).toBe(aspect);
+  });
+
+  it('treats Python and numpy numbers as one type, compared by value', () => {
+    const a = { type: 'numpy.float64', value: 0.25 };
+    expect(
+      compareSummaries(a, { type: 'builtins.float', value: 0.25 }, 'values')
+    ).toBeNull();
+    expect(
+      compareSummaries(a, { type: 'builtins.int', value: 0 }, 'values')?.aspect
+    ).toBe('value');
+  });
+
+  it('names the columns a frame lacks', () => {
+    const frame = {
+      type: 'pandas.DataFrame',
+      shape: [10, 3],
+      columns: ['a', 'b', 'c'],
+      dtypes: ['int64', 'int64', 'int64']
+    };
+    const d = compareSummaries(
+      frame,
+      { ...frame, shape: [10, 3], columns: ['a', 'b', 'customer_id'] },
+      'structure'
+    );
+    expect(d).toMatchObject({ aspect: 'columns', expected: 'column c' });
+  });
+
+  it('tells a fitted estimator from an unfitted one', () => {
+    const fitted = { type: 'sklearn.linear_model._ridge.Ridge', fitted: true };
+    expect(
+      compareSummaries(fitted, { ...fitted, fitted: false }, 'structure')
+        ?.aspect
+    ).toBe('fitted');
+  });
+});
+
+describe('referenceEvidence and compareEffects', () => {
+  const run = (
+    sum: number,
+    extra: Record<string, IValueSummary> = {}
+  ): IProbeReport => ({
+    trace: trace({
+      exceptions: [{ ename: 'ValueError', evalue: '', line: 2 }]
+    }),
+    effect: {
+      changes: {
+        Z: 'created',
+        mu: 'created',
+        model: 'mutated',
+        old: 'deleted'
+      },
+      after: {
+        Z: { ...ARRAY, sum },
+        mu: { type: 'numpy.ndarray', shape: [4], dtype: 'float64', sum: 1 },
+        model: { type: 'sklearn.linear_model._ridge.Ridge', fitted: true },
+        ...extra
+      }
+    }
+  });
+
+  it('compares values only where two reference runs agree', () => {
+    const deterministic = referenceEvidence(
+      run(12.5),
+      run(12.5),
+      [],
+      ['Z.mean()']
+    );
+    expect(deterministic.effects.Z.mode).toBe('values');
+    const random = referenceEvidence(run(12.5), run(11.1), [], ['Z.mean()']);
+    expect(random.effects.Z.mode).toBe('structure');
+    expect(deterministic.caught).toEqual(['ValueError']);
+    expect(deterministic.usedLater).toEqual(['Z']);
+    expect(Object.keys(deterministic.effects).sort()).toEqual([
+      'Z',
+      'model',
+      'mu'
+    ]);
+  });
+
+  it('requires the names later cells read, lets the others be computed inline', () => {
+    const ref = referenceEvidence(run(12.5), run(12.5), [], ['print(Z[:3])']);
+    // mu is created but nothing later reads it; model is only mutated.
+    expect(compareEffects(ref, { Z: { ...ARRAY } })).toEqual([]);
+    expect(
+      compareEffects(ref, {}).map(d => [d.name, d.difference.aspect])
+    ).toEqual([['Z', 'missing']]);
+    expect(
+      compareEffects(ref, {
+        Z: { ...ARRAY },
+        model: { type: 'sklearn.linear_model._ridge.Ridge', fitted: false }
+      }).map(d => [d.name, d.difference.aspect])
+    ).toEqual([['model', 'fitted']]);
+  });
+});
+
+describe('readProbeReport', () => {
+  it.each([null, 3, 'x', [], {}, { trace: { lines: 'no' } }])(
+    'refuses %p',
+    value => {
+      expect(readProbeReport(value)).toBeNull();
+    }
+  );
+  it('reads a report', () => {
+    expect(
+      readProbeReport({
+        trace: {
+          lines: [1],
+          exceptions: [],
+          spans: [[1, 1, 'Expr']],
+          stringLines: []
+        },
+        effect: {
+          changes: { x: 'created', y: 'odd' },
+          after: { x: { type: 'builtins.int', value: 1 } }
+        }
+      })
+    ).toEqual({
+      trace: {
+        lines: [1],
+        exceptions: [],
+        spans: [[1, 1, 'Expr']],
+        stringLines: []
+      },
+      effect: {
+        changes: { x: 'created' },
+        after: { x: { type: 'builtins.int', value: 1 } }
+      }
+    });
+  });
+});
+
+/** pandas_1: the fixed notebook as the learner's, its target replaced. */
+function pandasLearner(target: string): {
+  nb: INotebookJSON;
+  plan: ICheckPlan;
+} {
+  const nb = load('pandas_1', 'fixed');
+  const t = nb.cells.findIndex(c => c.id === '8c03095f');
+  nb.cells[t].source = target;
+  const plan = planCheck(
+    nb,
+    {
+      reproduced: load('pandas_1', 'reproduced'),
+      fixed: load('pandas_1', 'fixed')
+    },
+    { notebookSpecific: false }
+  );
+  return { nb, plan };
+}
+
+/** A clean fresh run whose target step carries a probe report. */
+function runWith(
+  plan: ICheckPlan,
+  probe: unknown,
+  failAfterTarget = false
+): IRunResult {
+  const steps: IStepResult[] = plan.steps.map((step, index) => ({
+    index,
+    step,
+    outputs: [],
+    executionCount: index + 1,
+    durationMs: 1,
+    error:
+      failAfterTarget && index === plan.steps.length - 1
+        ? { ename: 'KeyError', evalue: 'units_lag1', traceback: [], line: 1 }
+        : null,
+    ...(plan.traced.includes(step.cellIndex)
+      ? { probe: step.isTarget ? probe : null }
+      : {})
+  }));
+  return {
+    status: failAfterTarget ? 'crashed' : 'completed',
+    steps,
+    failedIndex: failAfterTarget ? steps.length - 1 : null,
+    error: failAfterTarget ? steps[steps.length - 1].error : null,
+    message: '',
+    durationMs: 1
+  };
+}
+
+const SALES: IValueSummary = {
+  type: 'pandas.DataFrame',
+  shape: [159, 8],
+  columns: [
+    'date',
+    'store',
+    'units_sold',
+    'unit_price',
+    'promo',
+    'revenue',
+    'units_lag1',
+    'units_lag7'
+  ],
+  dtypes: [],
+  numeric: { nan: 0, sum: 1000, abs: 1000, min: 0, max: 40, constant: false }
+};
+
+const REFERENCE = referenceEvidence(
+  {
+    trace: trace({}),
+    effect: { changes: { sales: 'rebound' }, after: { sales: SALES } }
+  },
+  {
+    trace: trace({}),
+    effect: { changes: { sales: 'rebound' }, after: { sales: SALES } }
+  },
+  [],
+  ["X = sales[['units_lag1']]"]
+);
+
+const FIXED_TARGET = sourceText(
+  load('pandas_1', 'fixed').cells.find(c => c.id === '8c03095f')!
+);
+
+describe('judgeRepair', () => {
+  const lines = (n: number) => Array.from({ length: n }, (_, k) => k + 1);
+  it.each<{
+    title: string;
+    target: string;
+    probe: unknown;
+    failAfter?: boolean;
+    reference?: typeof REFERENCE | null;
+    status: string;
+    first: string;
+  }>([
+    {
+      title: 'the reference fix with its evidence',
+      target: FIXED_TARGET,
+      probe: {
+        trace: {
+          lines: lines(6),
+          exceptions: [],
+          spans: [[3, 3, 'Assign']],
+          stringLines: []
+        },
+        effect: { changes: {}, after: { sales: SALES } }
+      },
+      status: 'solved',
+      first: 'fresh-clean'
+    },
+    {
+      title: 'a swallowed KeyError',
+      target: FIXED_TARGET,
+      probe: {
+        trace: {
+          lines: lines(6),
+          exceptions: [{ ename: 'KeyError', evalue: "'units'", line: 3 }],
+          spans: [],
+          stringLines: []
+        },
+        effect: { changes: {}, after: { sales: SALES } }
+      },
+      failAfter: true,
+      status: 'hidden-crash',
+      first: 'swallowed'
+    },
+    {
+      title: 'the repaired line never ran',
+      target: FIXED_TARGET,
+      probe: {
+        trace: {
+          lines: [1, 2],
+          exceptions: [],
+          spans: [[3, 3, 'Assign']],
+          stringLines: []
+        },
+        effect: { changes: {}, after: { sales: SALES } }
+      },
+      status: 'hidden-crash',
+      first: 'not-executed'
+    },
+    {
+      title: 'a different frame after the target',
+      target: FIXED_TARGET,
+      probe: {
+        trace: { lines: lines(6), exceptions: [], spans: [], stringLines: [] },
+        effect: { changes: {}, after: { sales: { ...SALES, shape: [180, 8] } } }
+      },
+      status: 'different-effect',
+      first: 'effect-differs'
+    },
+    {
+      title: 'no probe report',
+      target: FIXED_TARGET,
+      probe: null,
+      status: 'not-checked',
+      first: 'no-evidence'
+    },
+    {
+      title: 'no reference evidence',
+      target: FIXED_TARGET,
+      probe: {
+        trace: { lines: lines(6), exceptions: [], spans: [], stringLines: [] },
+        effect: { changes: {}, after: { sales: SALES } }
+      },
+      reference: null,
+      status: 'no-reference',
+      first: 'reference-failed'
+    }
+  ])(
+    '$title → $status',
+    ({ target, probe, failAfter, reference, status, first }) => {
+      const { plan } = pandasLearner(target);
+      expect(plan.repairedLine).toBe(3);
+      const verdict = judgeRepair(
+        plan,
+        runWith(plan, probe, failAfter),
+        { notebookSpecific: false },
+        {
+          reference: reference === undefined ? REFERENCE : reference,
+          referenceError: 'it crashed'
+        }
+      );
+      expect(verdict.status).toBe(status);
+      expect(verdict.passed).toBe(status === 'solved');
+      expect(verdict.findings[0].code).toBe(first);
+      // One voice: each reason once, and no claim about live state behind a hidden crash.
+      const text = renderVerdict(verdict);
+      expect(new Set(text.reasons).size).toBe(text.reasons.length);
+      expect(text.reasons).not.toContain(text.headline);
+      if (status === 'hidden-crash') {
+        expect(verdict.findings.map(f => f.code)).not.toContain('live-only');
+      }
+    }
+  );
+
+  it('blames a missing library on the environment, not on live state', () => {
+    const { plan } = pandasLearner(FIXED_TARGET);
+    const run = runWith(plan, null);
+    const first = run.steps[0];
+    first.error = {
+      ename: 'ModuleNotFoundError',
+      evalue: "No module named 'tensorflow'",
+      traceback: [],
+      line: 1
+    };
+    run.status = 'crashed';
+    run.steps = [first];
+    run.failedIndex = 0;
+    const verdict = judgeRepair(
+      plan,
+      run,
+      { notebookSpecific: false },
+      { reference: REFERENCE }
+    );
+    expect(verdict.status).toBe('fails-fresh');
+    expect(verdict.findings.map(f => f.code)).toEqual(
+      expect.arrayContaining(['fresh-error', 'missing-module'])
+    );
+    expect(verdict.findings.map(f => f.code)).not.toContain('live-only');
+    expect(renderVerdict(verdict).reasons.join(' ')).toMatch(
+      /cannot import tensorflow/
+    );
+  });
+
+  it('names cells by position and prompt', () => {
+    expect(cellName(6, 4)).toBe('cell 7 [4]');
+    expect(cellName(0, null)).toBe('cell 1 [ ]');
+    expect(
+      renderFinding(
+        {
+          code: 'not-executed',
+          cell: 'cell 7 [4]',
+          line: 3,
+          statement: 'x = 1'
+        },
+        english
+      )
+    ).toMatch(/^In cell 7 \[4\] the repaired statement on line 3/);
+  });
+
+  it('finds a rewritten right-hand side as the repaired statement', () => {
+    const nb = load('numpy_1', 'fixed');
+    const t = nb.cells.findIndex(c => c.id === 'bce779cb');
+    nb.cells[t].source =
+      'Z = (data - data.mean(axis=0)) / data.std(axis=0)\nZ[:5].round(3)';
+    const plan = planCheck(
+      nb,
+      {
+        reproduced: load('numpy_1', 'reproduced'),
+        fixed: load('numpy_1', 'fixed')
+      },
+      { notebookSpecific: false }
+    );
+    expect(plan.guard).toEqual([]);
+    expect(plan.repairedLine).toBe(1);
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * "Check my fix" cannot be fooled, in the browser: on pandas_2 (the crash is in
+ * the last cell, so no later cell catches a cheat by accident) a swallowed
+ * crash and a made-up value each fail with their sentence and keep the reveal
+ * locked under `after-pass`; a genuine alternative fix passes and opens it.
+ */
+import { expect, galata, test } from '@jupyterlab/galata';
+
+import { openDemoCase, SLOW } from './junobench';
+
+const CASE = 'pandas_2';
+/** Index (among all cells) of pandas_2's crashing cell, the last one. */
+const TARGET = 6;
+
+const SWALLOWED = [
+  'try:',
+  "    avg_by_region = homes.groupby('Region')['monthly_kwh'].mean().round(1)",
+  'except Exception:',
+  '    pass'
+].join('\n');
+const MADE_UP = [
+  "avg_by_region = homes['monthly_kwh'].mean().round(1)",
+  'avg_by_region'
+].join('\n');
+const ALTERNATIVE = [
+  "avg_by_region = homes.groupby(homes['region'])['monthly_kwh'].mean().round(1)",
+  'avg_by_region.sort_values(ascending=False)'
+].join('\n');
+
+test.use({
+  mockSettings: {
+    ...galata.DEFAULT_SETTINGS,
+    'jupyterlab-junobench:reveal': { revealPolicy: 'after-pass' }
+  }
+});
+
+test('a swallowed crash and a made-up value fail, a genuine alternative passes', async ({
+  page
+}) => {
+  const { checkBar } = await openDemoCase(page, CASE);
+  const check = checkBar.getByRole('button', { name: 'Check my fix' });
+  const result = checkBar.locator('.jp-Junobench-checkResult');
+  const reasons = checkBar.locator('.jp-Junobench-checkReasons li');
+  const reveal = checkBar.getByRole('button', { name: 'Reveal diagnosis' });
+  await expect(check).toBeEnabled({ timeout: SLOW });
+
+  // The failing statement wrapped in try/except: the crash is hidden, not fixed.
+  await page.notebook.setCell(TARGET, 'code', SWALLOWED);
+  await check.click();
+  await expect(result).toHaveText(
+    'Not solved: the repair hides the crash instead of fixing it.',
+    { timeout: SLOW }
+  );
+  await expect(reasons.first()).toContainText(
+    "line 2 raised KeyError: 'Region', and the cell swallowed it"
+  );
+  // Cells are named as the learner sees them: position and prompt.
+  await expect(reasons.first()).toContainText('In cell 7 [');
+  await expect(reveal).toBeDisabled();
+
+  // A made-up value: the cell runs but computes something else.
+  await page.notebook.setCell(TARGET, 'code', MADE_UP);
+  await check.click();
+  await expect(result).toHaveText(
+    'Not solved: the repaired cell runs but computes something else than the reference fix.',
+    { timeout: SLOW }
+  );
+  await expect(reasons.first()).toContainText(
+    'After the target cell, `avg_by_region` differs from the reference fix’s (type)'
+  );
+  // Each reason once, and the verdict line is not repeated among them.
+  const texts = await reasons.allTextContents();
+  expect(new Set(texts).size).toBe(texts.length);
+  expect(texts).not.toContain(await result.textContent());
+  await expect(reveal).toBeDisabled();
+
+  // Grouping by the column itself instead of its name: the same effect, a pass.
+  await page.notebook.setCell(TARGET, 'code', ALTERNATIVE);
+  await check.click();
+  await expect(result).toHaveText(
+    'Solved: your repair runs from a fresh kernel and does what the reference fix does.',
+    { timeout: SLOW }
+  );
+  await expect(reasons.filter({ hasText: '`avg_by_region` match' })).toHaveCount(1);
+  await expect(reveal).toBeEnabled();
+  await reveal.click();
+  const view = page.getByRole('tabpanel', { name: `Reveal: ${CASE}` });
+  await expect(view).toBeVisible({ timeout: SLOW });
+  await expect(view.locator('.jp-Junobench-revealException')).toContainText(
+    'KeyError'
+  );
+  // What the learner typed is intact.
+  expect(await page.notebook.getCellTextInput(TARGET)).toBe(ALTERNATIVE);
+});
