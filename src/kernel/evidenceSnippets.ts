@@ -289,20 +289,22 @@ def report():
     return Report(state.get("report", {}))
 
 
-ENV_MODULES = ("numpy", "pandas", "scikit-learn", "scipy", "matplotlib", "seaborn", "statsmodels",
-               "lightgbm", "xgboost", "catboost", "tensorflow", "tensorflow-cpu", "keras", "torch")
-
-
 def environment():
-    """What a cached reference run depends on: the interpreter and the library versions."""
-    import importlib.metadata as md
-    versions = {}
-    for name in ENV_MODULES:
+    """What a cached reference run depends on: the interpreter and every installed distribution
+    (their dist-info folder names carry the versions; one directory listing per path entry)."""
+    import os
+    dists = set()
+    for entry in sys.path:
+        if not entry:
+            continue  # the working directory: the case folder, not the environment
         try:
-            versions[name] = md.version(name)
-        except Exception:
-            versions[name] = None
-    return Report({"python": sys.version.split()[0], "prefix": sys.prefix, "versions": versions})
+            names = os.listdir(entry)
+        except OSError:
+            continue
+        dists.update(n for n in names if n.endswith((".dist-info", ".egg-info")))
+    digest = hashlib.sha1("\n".join(sorted(dists)).encode()).hexdigest()[:16]
+    return Report({"python": sys.version.split()[0], "prefix": sys.prefix,
+                   "distributions": len(dists), "digest": digest})
 `.replace('PROBE_VERSION', String(PROBE_VERSION));
 
 /**

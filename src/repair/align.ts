@@ -139,6 +139,14 @@ export function alignNotebooks(
 }
 
 /**
+ * The Dice coefficient of two multisets (lists of tokens or lines): twice the
+ * shared items over the total, 1 for two empty lists.
+ */
+export function dice(a: string[], b: string[]): number {
+  return Private.dice(a, b);
+}
+
+/**
  * Token similarity (Dice over token multisets) of two cells' code, comments
  * and JunoBench markers left out.
  */

@@ -19,7 +19,7 @@ import type {
   IReplayPlan,
   ITarget
 } from '../replay/types';
-import { alignNotebooks } from './align';
+import { alignNotebooks, dice } from './align';
 import type { AlignMethod } from './align';
 import {
   compareEffects,
@@ -555,22 +555,7 @@ namespace Private {
    * Dice coefficient over token multisets.
    */
   export function lineSimilarity(a: string, b: string): number {
-    const ta = tokens(a);
-    const tb = tokens(b);
-    if (!ta.length && !tb.length) {
-      return 1;
-    }
-    const counts = new Map<string, number>();
-    ta.forEach(t => counts.set(t, (counts.get(t) ?? 0) + 1));
-    let shared = 0;
-    tb.forEach(t => {
-      const n = counts.get(t) ?? 0;
-      if (n > 0) {
-        shared++;
-        counts.set(t, n - 1);
-      }
-    });
-    return (2 * shared) / (ta.length + tb.length);
+    return dice(tokens(a), tokens(b));
   }
 
   /**

@@ -2,7 +2,7 @@
  * Aligning the crashing cell of a reproduced notebook with its counterpart in
  * the fixed notebook. Pure logic.
  */
-import { alignNotebooks } from '../repair/align';
+import { alignNotebooks, dice } from '../repair/align';
 import type { INotebookJSON } from '../replay/types';
 
 /**
@@ -43,7 +43,7 @@ export function alignCell(
     if (c.cell_type !== 'code') {
       return;
     }
-    const score = Private.similarity(wanted, Private.lines(c.source));
+    const score = dice(wanted, Private.lines(c.source));
     const distance = Math.abs(pos - codePos);
     if (
       !best ||
@@ -67,25 +67,5 @@ namespace Private {
       .split('\n')
       .map(l => l.trim())
       .filter(l => l.length > 0);
-  }
-
-  /**
-   * Dice coefficient over line multisets.
-   */
-  export function similarity(a: string[], b: string[]): number {
-    if (!a.length && !b.length) {
-      return 1;
-    }
-    const counts = new Map<string, number>();
-    a.forEach(l => counts.set(l, (counts.get(l) ?? 0) + 1));
-    let shared = 0;
-    b.forEach(l => {
-      const n = counts.get(l) ?? 0;
-      if (n > 0) {
-        shared++;
-        counts.set(l, n - 1);
-      }
-    });
-    return (2 * shared) / (a.length + b.length);
   }
 }

@@ -447,6 +447,55 @@ describe('planCheck and judgeCheck', () => {
     expect(plan.live).toBe('error');
   });
 
+  it('reports a reference fix without a counterpart of the target, never passes it', () => {
+    // A fix saved separately (no shared ids) whose crashing cell was replaced by
+    // unrelated code and another cell added: nothing aligns with the target.
+    const fixed = load('numpy_1', 'fixed');
+    fixed.cells.forEach((c, i) => (c.id = `other-${i}`));
+    const t = fixed.cells.findIndex(c => sourceText(c).includes('axis=0'));
+    fixed.cells[t].source = 'print("nothing to see")';
+    fixed.cells.splice(t, 0, {
+      cell_type: 'code',
+      id: 'extra',
+      source: 'import this',
+      execution_count: 3,
+      outputs: [],
+      metadata: {}
+    });
+    const options = { notebookSpecific: false };
+    const plan = planCheck(
+      load('numpy_1', 'fixed'),
+      { reproduced: load('numpy_1', 'reproduced'), fixed },
+      options
+    );
+    expect(plan.fixedTargetIndex).toBeNull();
+    expect(plan.guard.map(g => g.kind)).toEqual(['reference-unaligned']);
+    const verdict = judgeCheck(plan, fakeRun(plan, 'clean'), options);
+    expect(verdict).toMatchObject({ passed: false, status: 'unaligned' });
+    expect(verdict.reasons[0]).toMatch(
+      /No cell of the reference fix matches the crashing cell 5 \[3\]/
+    );
+  });
+
+  it('finds the target of a notebook saved without ids, and of one with other ids', () => {
+    for (const ids of ['none', 'other'] as const) {
+      const nb = load('pandas_1', 'reproduced');
+      nb.cells.forEach((c, i) => {
+        delete c.id;
+        if (ids === 'other') {
+          c.id = `mine-${i}`;
+        }
+      });
+      const plan = planCheck(nb, reference('pandas_1'), {
+        notebookSpecific: false
+      });
+      expect(plan.targetCellIndex).toBe(5);
+      expect(plan.fixedTargetIndex).toBe(5);
+      expect(plan.targetMatch).toBe('content');
+      expect(plan.repairedLine).toBe(2);
+    }
+  });
+
   it('honours an explicit target cell id', () => {
     const plan = planCheck(workingCopy('numpy_1'), reference('numpy_1'), {
       notebookSpecific: false,

@@ -81,7 +81,11 @@ test('a swallowed crash and a made-up value fail, a genuine alternative passes',
     'Solved: your repair runs from a fresh kernel and does what the reference fix does.',
     { timeout: SLOW }
   );
-  await expect(reasons.filter({ hasText: '`avg_by_region` match' })).toHaveCount(1);
+  await expect(
+    reasons.filter({ hasText: '`avg_by_region` match' })
+  ).toHaveCount(1);
+  // What the learner typed is intact.
+  expect(await page.notebook.getCellTextInput(TARGET)).toBe(ALTERNATIVE);
   await expect(reveal).toBeEnabled();
   await reveal.click();
   const view = page.getByRole('tabpanel', { name: `Reveal: ${CASE}` });
@@ -89,6 +93,4 @@ test('a swallowed crash and a made-up value fail, a genuine alternative passes',
   await expect(view.locator('.jp-Junobench-revealException')).toContainText(
     'KeyError'
   );
-  // What the learner typed is intact.
-  expect(await page.notebook.getCellTextInput(TARGET)).toBe(ALTERNATIVE);
 });
