@@ -173,6 +173,7 @@ export default defineConfig([
       'src/replay/**/*.ts',
       'src/verify/**/*.ts',
       'src/repair/**/*.ts',
+      'src/state/**/*.ts',
       'src/workshop/**/*.ts'
     ],
     rules: {

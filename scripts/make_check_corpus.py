@@ -212,9 +212,8 @@ class Case:
         self.repro_source = without_marker(raw)
         self.line = crash_line(self.repro["cells"][self.rt]) - marker
         self.fixed_source = src(self.fixed["cells"][self.ft])
-        desc = (BENCH.parent / "benchmark_desc.xlsx")
+        # The demo names its notebook-specific cases NBspecific_<n>, as JunoBench does.
         self.nb_specific = name.startswith("NBspecific")
-        del desc
 
     # Notebooks ------------------------------------------------------------------------------
     def from_fixed(self, target_source: str | None) -> dict:

@@ -1,5 +1,5 @@
 /**
- * The `junobench` command line: list and verify casebooks without a browser.
+ * The `junobench` command line: list, verify, check and explain casebooks without a browser.
  */
 import { writeFileSync } from 'fs';
 import * as path from 'path';
@@ -8,6 +8,7 @@ import { parseArgs } from 'util';
 import { terminalSafe } from '../casebook/display';
 import type { ICase, ICasebook } from '../casebook/types';
 import { checkCommand } from './check';
+import { EXPLAIN_USAGE, explainCommand } from './explain';
 import { FETCH_USAGE, fetchCommand } from './fetch';
 import { REPORT_USAGE, reportCommand } from './report';
 import { serverFor } from './server';
@@ -21,6 +22,8 @@ const USAGE = `Usage:
                    [--json FILE]
   junobench check <casebook> <case> <notebook.ipynb> [--json] [--kernel NAME]
                    [--timeout SECONDS] [--server URL --token T [--server-root DIR]]
+                   [--cache-dir DIR | --no-cache]
+${EXPLAIN_USAGE}
 ${REPORT_USAGE}
 ${FETCH_USAGE}
 
@@ -40,6 +43,8 @@ export async function main(argv: string[]): Promise<number> {
         return await verify(rest);
       case 'check':
         return await check(rest);
+      case 'explain':
+        return await explainCommand(rest);
       case 'report':
         return await reportCommand(rest);
       case 'fetch':

@@ -8,7 +8,7 @@
  */
 
 /** The probe's version: a kernel holding another version reinstalls it. */
-const PROBE_VERSION = 1;
+const PROBE_VERSION = 3;
 
 /**
  * The probe module, executed once per kernel into a namespace kept on `sys`.
@@ -21,7 +21,7 @@ import sys, ast, io, json, math, tokenize, types, hashlib
 
 IGNORED = ("StopIteration", "StopAsyncIteration", "GeneratorExit")
 MAX_NAMES = 300
-MAX_DIGEST = 20_000_000
+MAX_DIGEST = 5_000_000  # elements; larger values are summarised by structure only, never copied
 state = {}
 VERSION = PROBE_VERSION
 
@@ -138,6 +138,8 @@ def summarise(v):
         if pd is not None and isinstance(v, pd.DataFrame):
             s.update(shape=list(v.shape), columns=[str(c) for c in list(v.columns)[:500]],
                      dtypes=[str(d) for d in list(v.dtypes)[:500]])
+            if v.size > MAX_DIGEST:
+                return s
             num = v.select_dtypes(include=["number", "bool"])
             if num.shape[1]:
                 s["numeric"] = _digest_array(num.to_numpy(dtype="float64", na_value=float("nan")), np)
@@ -147,6 +149,8 @@ def summarise(v):
             return s
         if pd is not None and isinstance(v, (pd.Series, pd.Index)):
             s.update(shape=list(v.shape), dtype=str(v.dtype))
+            if v.size > MAX_DIGEST:
+                return s
             arr = v.to_numpy()
             if arr.dtype.kind in "biuf":
                 s.update(_digest_array(arr.astype("float64"), np))
@@ -289,6 +293,31 @@ def report():
     return Report(state.get("report", {}))
 
 
+timeline = {}
+
+
+def track(reset):
+    """After a replayed cell: the user names created, rebound, mutated or deleted since the
+    previous call, with the summaries of the ones still bound (reset: start a new baseline)."""
+    if reset:
+        timeline.clear()
+    previous = timeline.get("snapshot", {})
+    now = _snapshot()
+    changes = {}
+    for k, (ident, summary) in now.items():
+        if k not in previous:
+            changes[k] = {"change": "created", "summary": summary}
+        elif previous[k][0] != ident:
+            changes[k] = {"change": "rebound", "summary": summary}
+        elif previous[k][1] != summary:
+            changes[k] = {"change": "mutated", "summary": summary}
+    for k in previous:
+        if k not in now:
+            changes[k] = {"change": "deleted", "summary": None}
+    timeline["snapshot"] = now
+    return Report({"changes": changes, "names": len(now)})
+
+
 def environment():
     """What a cached reference run depends on: the interpreter and every installed distribution
     (their dist-info folder names carry the versions; one directory listing per path entry)."""
@@ -349,6 +378,14 @@ export function evidenceStartCode(
 
 /** Code run silently just after the cell: stops tracing, keeps the report. */
 export const EVIDENCE_STOP_CODE = '__import__("sys")._junobench_check.stop()';
+
+/**
+ * The user_expressions entry that returns what the last replayed cell changed
+ * in the user namespace (`reset`: the first call of a run, the baseline).
+ */
+export function trackExpression(reset: boolean): string {
+  return `__import__("sys")._junobench_check.track(${reset ? 'True' : 'False'})`;
+}
 
 /** The user_expressions entry that returns the interpreter and library versions as JSON. */
 export const EVIDENCE_ENVIRONMENT_EXPRESSION =

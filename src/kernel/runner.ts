@@ -172,12 +172,14 @@ export class PlanRunner {
         }
         const step = plan.steps[index];
         const instrument = options.instrument?.(index, step) ?? null;
-        const probing = instrument
-          ? await this._runSilently(instrument.before).then(
-              () => true,
-              () => false
-            )
-          : false;
+        const probing = !instrument
+          ? false
+          : instrument.before
+            ? await this._runSilently(instrument.before).then(
+                () => true,
+                () => false
+              )
+            : true;
         const outcome = await this._runStep(index, step, state);
         if (instrument && (outcome.kind === 'ok' || outcome.kind === 'error')) {
           outcome.result.probe = probing
@@ -674,7 +676,7 @@ export namespace PlanRunner {
 
   /** A probe around one step. */
   export interface IInstrument {
-    /** Code run silently just before the step. */
+    /** Code run silently just before the step ('' for none). */
     before: string;
     /** Code run silently just after it (also after an error). */
     after: string;

@@ -240,6 +240,24 @@ describe.each(KERNELS)(
       }
     );
 
+    maybe(
+      'summarises a 1 GiB array by its structure, without copying it',
+      async () => {
+        const result = await run(
+          kernel,
+          ['import numpy as np', 'big = np.zeros(1 << 27)'],
+          [1]
+        );
+        const big = report(result, 1).effect!.after.big;
+        expect(big).toEqual({
+          type: 'numpy.ndarray',
+          shape: [1 << 27],
+          dtype: 'float64'
+        });
+        await kernel.requestExecute({ code: 'del big', silent: true }).done;
+      }
+    );
+
     maybe('leaves no name behind and reports the environment', async () => {
       const runner = new PlanRunner({ kernel });
       const env = (await runner.evaluate(

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'fs';
 import * as path from 'path';
 
 import { alignNotebooks } from '../../src/repair/align';
+import { planCheck } from '../../src/repair/check';
 import { findTarget } from '../../src/replay/plan';
 import type { INbCell, INotebookJSON } from '../../src/replay/types';
 
@@ -220,3 +221,52 @@ const NOT_SAME_INDEX: Record<string, 'not-recorded' | 'moved'> = {
 if (!REAL.length) {
   console.log(`skipping the real JunoBench cells: ${CELLS} is absent`);
 }
+
+const REAL_BENCH = path.resolve(
+  __dirname,
+  '../../../shared/junobench/benchmark'
+);
+const REAL_CASES = existsSync(REAL_BENCH)
+  ? readdirSync(REAL_BENCH).filter(n =>
+      existsSync(path.join(REAL_BENCH, n, `${n}_fixed.ipynb`))
+    )
+  : [];
+
+(REAL_CASES.length ? describe : describe.skip)(
+  'the repair check on the real case folders in ../shared (notebooks not shaped by us)',
+  () => {
+    it.each(REAL_CASES)(
+      '%s: its fixed notebook, checked as a learner’s, finds the target and hides nothing',
+      name => {
+        const read = (kind: string) =>
+          JSON.parse(
+            readFileSync(
+              path.join(REAL_BENCH, name, `${name}_${kind}.ipynb`),
+              'utf8'
+            )
+          ) as INotebookJSON;
+        const reproduced = read('reproduced');
+        const fixed = read('fixed');
+        const plan = planCheck(
+          fixed,
+          { reproduced, fixed },
+          { notebookSpecific: false }
+        );
+        expect(plan.targetCellIndex).not.toBeNull();
+        expect(plan.fixedTargetIndex).toBe(plan.targetCellIndex);
+        expect(plan.guard).toEqual([]);
+        // The same after the ids are gone (nbformat 4.4) or replaced.
+        for (const ids of ['none', 'fresh'] as const) {
+          const other = reid(fixed, ids);
+          const again = planCheck(
+            other,
+            { reproduced, fixed },
+            { notebookSpecific: false }
+          );
+          expect(again.targetCellIndex).toBe(plan.targetCellIndex);
+          expect(again.guard).toEqual([]);
+        }
+      }
+    );
+  }
+);
