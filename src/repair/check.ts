@@ -338,7 +338,9 @@ export function judgeRepair(
     const name = cellName(i, result.step.executionCount);
     const report = readProbeReport(result.probe);
     const failed = !!result.error;
-    if (!report?.trace) {
+    if (!report?.trace || (!failed && !report.trace.lines.length)) {
+      // No trace, or a clean cell whose code ran under a name the tracer did not
+      // follow (a cell magic): no evidence either way, never a pass.
       if (!failed) {
         extra.push({
           status: 'not-checked',
@@ -362,7 +364,14 @@ export function judgeRepair(
         }
       });
     }
-    if (result.step.isTarget && plan.repairedLine !== null && !failed) {
+    // A cell magic (%%time…) runs the body under other line numbers: no line evidence then.
+    const cellMagic = /^\s*%%/.test(result.step.source);
+    if (
+      result.step.isTarget &&
+      plan.repairedLine !== null &&
+      !failed &&
+      !cellMagic
+    ) {
       const line = plan.repairedLine;
       const seen = lineEvidence(report.trace, line);
       const statement = result.step.source.split('\n')[line - 1]?.trim() ?? '';
