@@ -14,7 +14,8 @@ import { parseNotebook } from '../casebook/notebook';
 import type { ICasebook } from '../casebook/types';
 import {
   evidenceInstallCode,
-  trackExpression
+  trackExpression,
+  trackResetCode
 } from '../kernel/evidenceSnippets';
 import type { PlanRunner } from '../kernel/runner';
 import { describeSummary } from '../repair/evidence';
@@ -116,7 +117,7 @@ export async function replayTracked(
   const track = options.track !== false;
   const runOptions: PlanRunner.IRunOptions = track
     ? {
-        setupCode: `${evidenceInstallCode()}\n${trackExpression(true)}`,
+        setupCode: `${evidenceInstallCode()}\n${trackResetCode()}`,
         instrument: () => ({
           before: '',
           after: '',

@@ -350,9 +350,13 @@ export function evidenceInstallCode(): string {
     '    old = getattr(sys, "_junobench_check", None)',
     '    if old is not None and getattr(old, "VERSION", None) == version:',
     '        return',
-    '    ns = {"get_ipython": get_ipython}',
-    '    exec(compile(source, "<junobench-check>", "exec"), ns)',
-    '    sys._junobench_check = types.SimpleNamespace(**ns)',
+    '    try:',
+    '        ns = {"get_ipython": get_ipython}',
+    '        exec(compile(source, "<junobench-check>", "exec"), ns)',
+    '        sys._junobench_check = types.SimpleNamespace(**ns)',
+    '    except Exception:',
+    '        # Not an IPython kernel: no probe, and every report comes back empty.',
+    '        sys._junobench_check = None',
     `__jb_install(${source}, ${PROBE_VERSION})`,
     'del __jb_install'
   ].join('\n');
@@ -388,6 +392,14 @@ export const EVIDENCE_STOP_CODE = '__import__("sys")._junobench_check.stop()';
  */
 export function trackExpression(reset: boolean): string {
   return `__import__("sys")._junobench_check.track(${reset ? 'True' : 'False'})`;
+}
+
+/**
+ * A statement that starts a new state baseline, doing nothing where the probe
+ * could not be installed (so a replay never fails because of it).
+ */
+export function trackResetCode(): string {
+  return 'getattr(__import__("sys"), "_junobench_check", None) and __import__("sys")._junobench_check.track(True)';
 }
 
 /** The user_expressions entry that returns the interpreter and library versions as JSON. */

@@ -18,6 +18,8 @@ export namespace CommandIDs {
   export const runTopToBottom = 'junobench:run-top-to-bottom';
   /** Interrupt the running replay. */
   export const interrupt = 'junobench:interrupt-replay';
+  /** Show the hidden state of the current working copy's last replays. */
+  export const showState = 'junobench:show-state';
   /** Export the learner's progress as JSON. */
   export const exportProgressJSON = 'junobench:export-progress-json';
   /** Export the learner's progress as CSV. */

@@ -5,7 +5,11 @@ import type {
   JupyterFrontEnd,
   JupyterFrontEndPlugin
 } from '@jupyterlab/application';
-import { ICommandPalette, showErrorMessage } from '@jupyterlab/apputils';
+import {
+  ICommandPalette,
+  MainAreaWidget,
+  showErrorMessage
+} from '@jupyterlab/apputils';
 import { IDocumentManager } from '@jupyterlab/docmanager';
 import { INotebookTracker } from '@jupyterlab/notebook';
 import type { NotebookPanel } from '@jupyterlab/notebook';
@@ -28,6 +32,7 @@ import { CheckBar } from '../widgets/checkBar';
 import { CheckController } from '../widgets/checkController';
 import { ReplayBar } from '../widgets/replayBar';
 import { ReplayController } from '../widgets/replayController';
+import { junobenchIcon } from '../icons';
 import { CommandIDs } from './commands';
 
 /** The replay plugin id (settings in schema/replay.json). */
@@ -256,6 +261,17 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
         controllers.set(panel, controller);
         const bar = new ReplayBar({ controller, trans });
         panel.contentHeader.addWidget(bar);
+        const stateButton = document.createElement('button');
+        stateButton.className = 'jp-Junobench-button jp-mod-styled';
+        stateButton.textContent = trans.__('State');
+        stateButton.title = trans.__(
+          'Show what each replayed step did to the hidden state, and why the notebook crashed'
+        );
+        stateButton.addEventListener('click', () => {
+          app.shell.activateById(panel.id);
+          void app.commands.execute(CommandIDs.showState);
+        });
+        bar.addButton(stateButton);
         const checker = new CheckController({
           panel,
           sessions: app.serviceManager.sessions,
@@ -400,6 +416,37 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
       describedBy: { args: { type: 'object', properties: {} } },
       execute: () => current()?.interrupt()
     });
+    app.commands.addCommand(CommandIDs.showState, {
+      label: trans.__('Show JunoBench State'),
+      caption: trans.__(
+        'Show what each replayed step did to the hidden state, and why the notebook crashed'
+      ),
+      describedBy: { args: { type: 'object', properties: {} } },
+      isEnabled: () => !!current(),
+      execute: async () => {
+        const panel = tracker.currentWidget;
+        const controller = panel ? controllers.get(panel) : undefined;
+        if (!panel || !controller) {
+          return;
+        }
+        const { StateView } = await import('../widgets/stateView');
+        const id = `jp-junobench-state-${panel.id}`;
+        const existing = [...app.shell.widgets('main')].find(w => w.id === id);
+        if (existing) {
+          app.shell.activateById(id);
+          return;
+        }
+        const widget = new MainAreaWidget({
+          content: new StateView({ controller, trans })
+        });
+        widget.id = id;
+        widget.title.label = trans.__('State: %1', panel.title.label);
+        widget.title.icon = junobenchIcon;
+        widget.title.closable = true;
+        panel.disposed.connect(() => widget.dispose());
+        app.shell.add(widget, 'main', { mode: 'split-right', ref: panel.id });
+      }
+    });
     app.commands.addCommand(CommandIDs.checkFix, {
       label: trans.__('Check My Fix'),
       caption: trans.__(
@@ -421,7 +468,8 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
       CommandIDs.resetCase,
       CommandIDs.replay,
       CommandIDs.runTopToBottom,
-      CommandIDs.interrupt
+      CommandIDs.interrupt,
+      CommandIDs.showState
     ]) {
       palette?.addItem({ command, category: trans.__('JunoBench') });
     }

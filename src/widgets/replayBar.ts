@@ -85,6 +85,15 @@ export class ReplayBar extends Widget {
     );
     this._drift.hidden = true;
     this._verdict.after(this._drift);
+    // Why the last run crashed, from its state timeline (state only, never the fix).
+    this._why = document.createElement('details');
+    this._why.className = 'jp-Junobench-why';
+    const summary = document.createElement('summary');
+    summary.textContent = trans.__('Why it crashed');
+    this._whyList = document.createElement('ul');
+    this._why.append(summary, this._whyList);
+    this._why.hidden = true;
+    this._drift.after(this._why);
   }
 
   /** Add a button after the replay actions (used by other plugins). */
@@ -121,6 +130,17 @@ export class ReplayBar extends Widget {
     this._topToBottom.disabled = busy;
     this._interrupt.disabled = !busy;
     this._status.textContent = state.message;
+    const sentences =
+      state.explanation && state.explanation.kind !== 'no-crash'
+        ? state.explanation.sentences
+        : [];
+    this._why.hidden = sentences.length === 0;
+    this._whyList.textContent = '';
+    for (const sentence of sentences) {
+      const item = document.createElement('li');
+      item.textContent = sentence;
+      this._whyList.appendChild(item);
+    }
     // How the last run ended and what happened to its kernel, for styling
     // and tests ('' while none has ended).
     this._status.dataset.result = state.result?.status ?? '';
@@ -253,6 +273,8 @@ export class ReplayBar extends Widget {
     line.hidden = false;
   }
 
+  private _why!: HTMLDetailsElement;
+  private _whyList!: HTMLUListElement;
   private _controller: ReplayController;
   private _trans: TranslationBundle;
   private _actions: HTMLDivElement | null = null;

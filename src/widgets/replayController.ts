@@ -14,6 +14,11 @@ import { Signal } from '@lumino/signaling';
 import { dirname, relative } from '../casebook/paths';
 import { PlanRunner, replaceableKernel } from '../kernel/runner';
 import type { IRunResult, RunnerEvent } from '../kernel/runner';
+import {
+  evidenceInstallCode,
+  trackExpression,
+  trackResetCode
+} from '../kernel/evidenceSnippets';
 import { chdirCode } from '../kernel/snippets';
 import { compareEnvironment } from '../kernel/drift';
 import type { IDriftReport } from '../kernel/drift';
@@ -22,7 +27,9 @@ import { isPristineKernel, probeEnvironment } from '../kernel/probe';
 import type { IStoredStep, IWorkingCopyMeta } from '../model/workingCopy';
 import { readWorkingCopyMeta } from '../model/workingCopy';
 import { compareCrash } from '../replay/plan';
-import type { IPlanStep, IReplayPlan } from '../replay/types';
+import type { INotebookJSON, IPlanStep, IReplayPlan } from '../replay/types';
+import { buildTimeline, explainCrash } from '../state/timeline';
+import type { IExplanation, ITimeline } from '../state/timeline';
 import {
   crashLineExtension,
   hasCrashLineField,
@@ -64,6 +71,8 @@ export interface IReplayState {
   crashCell: number | null;
   /** A sentence for people (and screen readers). */
   message: string;
+  /** Why the last run crashed, from its state timeline (null when it did not, or untracked). */
+  explanation: IExplanation | null;
 }
 
 /**
@@ -210,7 +219,15 @@ export class ReplayController {
                 plan.steps.length
               )
       });
-      result = await runner.run(plan, { setupCode: chdirCode(rel) });
+      result = await runner.run(plan, {
+        // The state probe reports after every step what it did to the namespace.
+        setupCode: `${chdirCode(rel)}\n${evidenceInstallCode()}\n${trackResetCode()}`,
+        instrument: () => ({
+          before: '',
+          after: '',
+          collect: trackExpression(false)
+        })
+      });
     } catch (reason) {
       this._runner = null;
       this._set({
@@ -514,6 +531,20 @@ export class ReplayController {
     const states = this._state.stepStates.map((s): StepState =>
       s === 'running' ? 'error' : s
     );
+    // The hidden state of this run, step by step, and why it crashed.
+    const timeline = buildTimeline(
+      kind === 'recorded' ? 'recorded' : 'top-to-bottom',
+      result
+    );
+    const tracked = timeline.steps.some(st => st.changes !== null);
+    this._timelines[kind] = tracked ? timeline : null;
+    const notebook = this._panel.model?.toJSON() as unknown as
+      INotebookJSON | undefined;
+    const explanation =
+      tracked && notebook && result.status === 'crashed'
+        ? explainCrash(timeline, notebook)
+        : null;
+    this._explanations[kind] = explanation;
     this._set({
       phase: 'finished',
       result,
@@ -523,8 +554,27 @@ export class ReplayController {
       crashLineText,
       message,
       stepStates: states,
-      current: null
+      current: null,
+      explanation
     });
+    this._timelinesChanged.emit(this.timelines);
+  }
+
+  /** The state timelines of the last recorded and top-to-bottom runs. */
+  get timelines(): ReplayController.ITimelines {
+    return {
+      recorded: this._timelines.recorded,
+      topToBottom: this._timelines['top-to-bottom'],
+      why: {
+        recorded: this._explanations.recorded,
+        topToBottom: this._explanations['top-to-bottom']
+      }
+    };
+  }
+
+  /** Emitted when a run's state timeline is ready. */
+  get timelinesChanged(): ISignal<this, ReplayController.ITimelines> {
+    return this._timelinesChanged;
   }
 
   /**
@@ -628,6 +678,18 @@ export class ReplayController {
     }
   }
 
+  private _timelines: Record<IReplayPlan['kind'], ITimeline | null> = {
+    recorded: null,
+    'top-to-bottom': null
+  };
+  private _explanations: Record<IReplayPlan['kind'], IExplanation | null> = {
+    recorded: null,
+    'top-to-bottom': null
+  };
+  private _timelinesChanged = new Signal<this, ReplayController.ITimelines>(
+    this
+  );
+
   private _set(partial: Partial<IReplayState>): void {
     this._state = { ...this._state, ...partial };
     this._stateChanged.emit(this._state);
@@ -651,6 +713,16 @@ export class ReplayController {
  * A namespace for ReplayController statics.
  */
 export namespace ReplayController {
+  /** The state timelines of a working copy's last runs. */
+  export interface ITimelines {
+    /** The last replay in the recorded order. */
+    recorded: ITimeline | null;
+    /** The last run top to bottom. */
+    topToBottom: ITimeline | null;
+    /** Why each of those runs crashed (null when it did not). */
+    why: { recorded: IExplanation | null; topToBottom: IExplanation | null };
+  }
+
   /** The translation calls the controller uses. */
   export interface ITrans {
     __(msgid: string, ...args: unknown[]): string;
@@ -693,7 +765,8 @@ namespace Private {
       crashLine: null,
       crashLineText: null,
       crashCell: null,
-      message
+      message,
+      explanation: null
     };
   }
 }

@@ -180,30 +180,55 @@ describe('junobench check', () => {
     expect(out[0]).toMatch(/^numpy_1: PASS \(solved\)/);
   });
 
-  it('refuses a commented-out crash line with exit code 1 and JSON reasons', async () => {
-    const nb = workingCopy('numpy_1');
-    const target = nb.cells.find(c => c.id === 'bce779cb')!;
-    target.source = sourceText(target).replace(
-      'Z = (data - mu) / sigma',
-      '# Z = (data - mu) / sigma\nZ = data'
-    );
-    const file = path.join(tmp, 'numpy_1-2.ipynb');
-    writeFileSync(file, JSON.stringify(nb));
-    const { code, out } = await runCli([
-      'check',
-      DEMO,
-      'numpy_1',
-      file,
-      '--json',
-      ...serverArgs(server, ROOT)
-    ]);
-    expect(code).toBe(1);
-    const report = JSON.parse(out.join('\n')) as ICheckReport;
-    expect(report.passed).toBe(false);
-    expect(report.status).toBe('hidden-crash');
-    expect(report.guard.map(g => g.kind)).toEqual(['target-commented-out']);
-    expect(report.reasons[0]).toMatch(/commented out/);
-  });
+  it.each([
+    {
+      title: 'a commented-out crash line',
+      replacement: '# Z = (data - mu) / sigma',
+      status: 'hidden-crash',
+      guard: ['target-commented-out'],
+      first: /commented out/
+    },
+    {
+      title: 'a commented-out crash line with a made-up value in its place',
+      replacement: '# Z = (data - mu) / sigma\nZ = data',
+      status: 'different-effect',
+      guard: [],
+      // mu and sigma are still per row, and Z is the raw data.
+      first:
+        /After the target cell, `mu` differs from the reference fix’s \(shape\)/
+    }
+  ])(
+    'refuses $title with exit code 1 and JSON reasons',
+    async ({ replacement, status, guard, first }) => {
+      const nb = workingCopy('numpy_1');
+      const target = nb.cells.find(c => c.id === 'bce779cb')!;
+      target.source = sourceText(target).replace(
+        'Z = (data - mu) / sigma',
+        replacement
+      );
+      const file = path.join(tmp, 'numpy_1-2.ipynb');
+      writeFileSync(file, JSON.stringify(nb));
+      const { code, out } = await runCli([
+        'check',
+        DEMO,
+        'numpy_1',
+        file,
+        '--json',
+        ...serverArgs(server, ROOT)
+      ]);
+      expect(code).toBe(1);
+      const report = JSON.parse(out.join('\n')) as ICheckReport;
+      expect(report.passed).toBe(false);
+      expect(report.status).toBe(status);
+      expect(report.guard.map(g => g.kind)).toEqual(guard);
+      expect(report.reasons[0]).toMatch(first);
+      if (status === 'different-effect') {
+        expect(report.reasons.join('\n')).toMatch(
+          /`Z` differs from the reference fix’s \(value\)/
+        );
+      }
+    }
+  );
 
   it.each([
     [['check', DEMO, 'numpy_1'], /expected <casebook> <case> <notebook.ipynb>/],
