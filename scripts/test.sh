@@ -30,7 +30,7 @@ if [ ! -x .venv-py310/bin/python ]; then
   py310=$(command -v python3.10 || ls -d /root/.pyenv/versions/3.10*/bin/python 2>/dev/null | head -1 || true)
   if [ -n "$py310" ]; then
     echo "== Python 3.10 kernel environment (.venv-py310) from $py310"
-    ("$py310" -m venv .venv-py310 && .venv-py310/bin/python -m pip install -q ipykernel numpy pandas) \
+    ("$py310" -m venv .venv-py310 && .venv-py310/bin/python -m pip install -q ipykernel numpy pandas scikit-learn) \
       || { echo "could not make .venv-py310: the Python 3.10 probe tests will be skipped" >&2; rm -rf .venv-py310; }
   else
     echo "no Python 3.10 here: the Python 3.10 probe tests will be skipped"

@@ -240,6 +240,35 @@ describe.each(KERNELS)(
       }
     );
 
+    maybe('follows a %%time cell body too', async () => {
+      const result = await run(
+        kernel,
+        ['%%time\ntry:\n    {}["k"]\nexcept KeyError:\n    pass'],
+        [0]
+      );
+      const trace = report(result, 0).trace!;
+      expect(trace.exceptions.map(e => e.ename)).toEqual(['KeyError']);
+      expect(trace.lines.length).toBeGreaterThan(0);
+    });
+
+    maybe(
+      'tells a fitted scikit-learn estimator from an unfitted one',
+      async () => {
+        const result = await run(
+          kernel,
+          [
+            'import numpy as np\nfrom sklearn.linear_model import Ridge\nfresh = Ridge()\ntrained = Ridge()',
+            'trained.fit(np.arange(8.0).reshape(4, 2), np.arange(4.0))'
+          ],
+          [1]
+        );
+        const effect = report(result, 1).effect!;
+        expect(effect.changes).toEqual({ trained: 'mutated' });
+        expect(effect.after.fresh).toMatchObject({ fitted: false });
+        expect(effect.after.trained).toMatchObject({ fitted: true });
+      }
+    );
+
     maybe(
       'summarises a 1 GiB array by its structure, without copying it',
       async () => {
