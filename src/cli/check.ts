@@ -32,7 +32,7 @@ import type {
 } from '../repair/check';
 import type { IReferenceEvidence } from '../repair/evidence';
 import { cellName } from '../repair/findings';
-import { serverFor } from './server';
+import { KERNEL_OPTIONS, serverFor } from './server';
 import { runInFreshKernel, uniqueSuffix } from './session';
 import type { IServerHandle } from './server';
 import { loadLocalCasebook } from './verify';
@@ -298,11 +298,7 @@ export async function checkCommand(args: string[]): Promise<number> {
       allowPositionals: true,
       options: {
         json: { type: 'boolean', default: false },
-        kernel: { type: 'string', default: 'python3' },
-        timeout: { type: 'string', default: '300' },
-        server: { type: 'string' },
-        token: { type: 'string', default: '' },
-        'server-root': { type: 'string' },
+        ...KERNEL_OPTIONS,
         'cache-dir': { type: 'string' },
         'no-cache': { type: 'boolean', default: false }
       }

@@ -23,7 +23,7 @@ import { recordedPlan, topToBottomPlan } from '../replay/plan';
 import type { IReplayPlan } from '../replay/types';
 import { buildTimeline, explainCrash } from '../state/timeline';
 import type { IExplanation, ITimeline } from '../state/timeline';
-import { serverFor } from './server';
+import { KERNEL_OPTIONS, serverFor } from './server';
 import { runInFreshKernel, uniqueSuffix } from './session';
 import { loadLocalCasebook } from './verify';
 
@@ -159,11 +159,7 @@ export async function explainCommand(args: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       json: { type: 'boolean', default: false },
-      kernel: { type: 'string', default: 'python3' },
-      timeout: { type: 'string', default: '300' },
-      server: { type: 'string' },
-      token: { type: 'string', default: '' },
-      'server-root': { type: 'string' }
+      ...KERNEL_OPTIONS
     }
   });
   if (positionals.length !== 2) {

@@ -11,7 +11,7 @@ import { checkCommand } from './check';
 import { EXPLAIN_USAGE, explainCommand } from './explain';
 import { FETCH_USAGE, fetchCommand } from './fetch';
 import { REPORT_USAGE, reportCommand } from './report';
-import { serverFor } from './server';
+import { KERNEL_OPTIONS, serverFor } from './server';
 import { loadLocalCasebook, verifyCasebook } from './verify';
 import type { ICaseReport, IEnvironmentReport } from './verify';
 
@@ -121,11 +121,7 @@ async function verify(args: string[]): Promise<number> {
     options: {
       cases: { type: 'string' },
       jobs: { type: 'string', default: '1' },
-      kernel: { type: 'string', default: 'python3' },
-      timeout: { type: 'string', default: '300' },
-      server: { type: 'string' },
-      token: { type: 'string', default: '' },
-      'server-root': { type: 'string' },
+      ...KERNEL_OPTIONS,
       json: { type: 'string' }
     }
   });

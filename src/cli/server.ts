@@ -167,6 +167,18 @@ function freePort(): Promise<number> {
 }
 
 /**
+ * The options every command that runs kernels takes (`parseArgs` form): the
+ * kernel, the per-cell timeout, and an existing server with its token and root.
+ */
+export const KERNEL_OPTIONS = {
+  kernel: { type: 'string', default: 'python3' },
+  timeout: { type: 'string', default: '300' },
+  server: { type: 'string' },
+  token: { type: 'string', default: '' },
+  'server-root': { type: 'string' }
+} as const;
+
+/**
  * The server a command talks to: the one given by `--server`/`--token`
  * (whose root is `--server-root`, default the working directory), or a
  * private one started on the casebook folder.
