@@ -27,7 +27,14 @@ bash scripts/setup.sh || { echo "setup failed" >&2; exit 1; }
 # A Python 3.10 kernel (the benchmark container's Python) for the evidence probe's kernel tests
 # (test/kernel/evidence.spec.ts skips it when no Python 3.10 is found).
 if [ ! -x .venv-py310/bin/python ]; then
-  py310=$(command -v python3.10 || ls -d /root/.pyenv/versions/3.10*/bin/python 2>/dev/null | head -1 || true)
+  # A pyenv shim named python3.10 may exist without being usable: try each candidate.
+  py310=""
+  for candidate in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.10*/bin/python $(command -v python3.10 2>/dev/null); do
+    if [ -x "$candidate" ] && "$candidate" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 10))' 2>/dev/null; then
+      py310=$candidate
+      break
+    fi
+  done
   if [ -n "$py310" ]; then
     echo "== Python 3.10 kernel environment (.venv-py310) from $py310"
     ("$py310" -m venv .venv-py310 && .venv-py310/bin/python -m pip install -q ipykernel numpy pandas scikit-learn) \
