@@ -75,6 +75,10 @@ for (const c of CASES) {
     const topToBottom = view.locator('table[data-order="top-to-bottom"]');
     await expect(recorded).toBeVisible();
     await expect(topToBottom).toBeVisible();
+    if (process.env.JUNOBENCH_STATE_SHOT) {
+      await page.setViewportSize({ width: 1500, height: 900 });
+      await page.screenshot({ path: process.env.JUNOBENCH_STATE_SHOT });
+    }
     await expect(view.locator('.jp-Junobench-stateWhy').first()).toContainText(
       c.why
     );
