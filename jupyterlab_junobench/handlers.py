@@ -53,13 +53,17 @@ class InfoHandler(_JunobenchHandler):
 
 
 class DemoCasebookHandler(_JunobenchHandler):
-    """``GET|POST /junobench/demo-casebook``: ensure the demo copy exists under the root."""
+    """``POST /junobench/demo-casebook``: ensure the demo copy exists under the root.
+
+    A write is a POST (XSRF-checked); a GET, which a page elsewhere can trigger,
+    is refused by Tornado with 405 and writes nothing.
+    """
 
     auth_resource = "contents"
 
     @web.authenticated
     @authorized("write", resource="contents")
-    async def get(self) -> None:
+    async def post(self) -> None:
         """Copy the bundled casebook if absent; return ``{"path", "created", "cases"}``."""
         ext = self.extension
         source = bundled_casebook(ext.demo_source)
@@ -78,9 +82,6 @@ class DemoCasebookHandler(_JunobenchHandler):
                 500, f"Could not copy the demo casebook into the server root: {err}"
             ) from err
         self.finish(json.dumps({"path": copy.path, "created": copy.created, "cases": copy.cases}))
-
-    # POST does the same; it exists for callers that want XSRF-checked requests.
-    post = get
 
 
 class TreeHandler(_JunobenchHandler):

@@ -79,6 +79,12 @@ def _get_json(loop: asyncio.AbstractEventLoop, jp_fetch: Any, *parts: str) -> An
     return json.loads(response.body.decode())
 
 
+def _post_json(loop: asyncio.AbstractEventLoop, jp_fetch: Any, *parts: str) -> Any:
+    response = run(loop, jp_fetch(*parts, method="POST", body=""))
+    assert response.code == 200
+    return json.loads(response.body.decode())
+
+
 def _tree(folder: Path) -> dict[str, bytes]:
     return {
         str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
@@ -94,7 +100,7 @@ def test_demo_casebook_is_copied_once_and_never_overwritten(
     target = jp_root_dir / "JunoBench-demo"
     assert not target.exists()
 
-    first = _get_json(jp_asyncio_loop, jp_fetch, "junobench", "demo-casebook")
+    first = _post_json(jp_asyncio_loop, jp_fetch, "junobench", "demo-casebook")
     assert first == {"path": "JunoBench-demo", "created": True, "cases": len(CASES)}
     assert _tree(target) == _tree(fake_casebook)
     # Staging folders are cleaned up; only the copy is left in the root.
@@ -106,18 +112,20 @@ def test_demo_casebook_is_copied_once_and_never_overwritten(
     (target / "my-notes.txt").write_text("keep me")
 
     # ... and asking again changes nothing.
-    second = _get_json(jp_asyncio_loop, jp_fetch, "junobench", "demo-casebook")
+    second = _post_json(jp_asyncio_loop, jp_fetch, "junobench", "demo-casebook")
     assert second == {"path": "JunoBench-demo", "created": False, "cases": len(CASES)}
     assert edited.read_text() == "my repair"
     assert (target / "my-notes.txt").read_text() == "keep me"
 
 
-def test_demo_casebook_post_does_the_same(
+def test_demo_casebook_get_writes_nothing(
     jp_serverapp: Any, jp_fetch: Any, jp_root_dir: Path, jp_asyncio_loop: Any
 ) -> None:
-    response = run(jp_asyncio_loop, jp_fetch("junobench", "demo-casebook", method="POST", body=""))
-    assert json.loads(response.body.decode())["created"] is True
-    assert (jp_root_dir / "JunoBench-demo" / DESCRIPTOR).is_file()
+    # A GET can be triggered by a page elsewhere (an <img src>): it must not write.
+    with pytest.raises(HTTPClientError) as info:
+        run(jp_asyncio_loop, jp_fetch("junobench", "demo-casebook", method="GET"))
+    assert info.value.code == 405
+    assert list(jp_root_dir.iterdir()) == []
 
 
 def test_demo_casebook_refuses_a_foreign_folder(
@@ -128,7 +136,7 @@ def test_demo_casebook_refuses_a_foreign_folder(
     (foreign / "thesis.tex").write_text("precious")
 
     with pytest.raises(HTTPClientError) as info:
-        run(jp_asyncio_loop, jp_fetch("junobench", "demo-casebook", method="GET"))
+        run(jp_asyncio_loop, jp_fetch("junobench", "demo-casebook", method="POST", body=""))
     assert info.value.code == 409
     body = json.loads(info.value.response.body.decode())
     assert "not a JunoBench casebook" in body["message"]
@@ -141,7 +149,7 @@ def test_demo_casebook_refuses_a_file_of_that_name(
 ) -> None:
     (jp_root_dir / "JunoBench-demo").write_text("a file")
     with pytest.raises(HTTPClientError) as info:
-        run(jp_asyncio_loop, jp_fetch("junobench", "demo-casebook", method="GET"))
+        run(jp_asyncio_loop, jp_fetch("junobench", "demo-casebook", method="POST", body=""))
     assert info.value.code == 409
     assert (jp_root_dir / "JunoBench-demo").read_text() == "a file"
 
@@ -151,7 +159,7 @@ def test_demo_folder_is_configurable(
     jp_serverapp: Any, jp_fetch: Any, jp_root_dir: Path, jp_asyncio_loop: Any
 ) -> None:
     folder = "Practice Room"
-    assert _get_json(jp_asyncio_loop, jp_fetch, "junobench", "demo-casebook")["path"] == folder
+    assert _post_json(jp_asyncio_loop, jp_fetch, "junobench", "demo-casebook")["path"] == folder
     assert (jp_root_dir / folder / DESCRIPTOR).is_file()
     assert _get_json(jp_asyncio_loop, jp_fetch, "junobench", "info")["demo_folder"] == folder
 
@@ -161,7 +169,7 @@ def test_demo_casebook_missing_source_is_404(
     jp_serverapp: Any, jp_fetch: Any, jp_root_dir: Path, jp_asyncio_loop: Any
 ) -> None:
     with pytest.raises(HTTPClientError) as info:
-        run(jp_asyncio_loop, jp_fetch("junobench", "demo-casebook", method="GET"))
+        run(jp_asyncio_loop, jp_fetch("junobench", "demo-casebook", method="POST", body=""))
     assert info.value.code == 404
     assert list(jp_root_dir.iterdir()) == []
 
@@ -173,7 +181,7 @@ def test_bundled_demo_casebook(
     source = bundled_casebook()
     if source is None:
         pytest.skip("no demo casebook bundled (demo/casebook absent in this checkout)")
-    result = _get_json(jp_asyncio_loop, jp_fetch, "junobench", "demo-casebook")
+    result = _post_json(jp_asyncio_loop, jp_fetch, "junobench", "demo-casebook")
     assert result["created"] is True
     assert result["cases"] == count_cases(source) > 0
     assert (jp_root_dir / "JunoBench-demo" / DESCRIPTOR).is_file()
@@ -192,7 +200,7 @@ def test_demo_handler_requires_authentication(
     with pytest.raises(HTTPClientError) as info:
         run(
             jp_asyncio_loop,
-            jp_fetch("junobench", "demo-casebook", method="GET", headers={"Authorization": ""}),
+            jp_fetch("junobench", "demo-casebook", method="POST", body="", headers={"Authorization": ""}),
         )
     assert info.value.code in (401, 403)
     assert list(jp_root_dir.iterdir()) == []
@@ -301,7 +309,7 @@ def test_kernel_websocket_keeps_nagle_when_disabled(
 def test_tree_lists_the_casebook_as_the_contents_api_does(
     jp_serverapp: Any, jp_fetch: Any, jp_root_dir: Path, jp_asyncio_loop: Any
 ) -> None:
-    _get_json(jp_asyncio_loop, jp_fetch, "junobench", "demo-casebook")
+    _post_json(jp_asyncio_loop, jp_fetch, "junobench", "demo-casebook")
     response = run(
         jp_asyncio_loop,
         jp_fetch("junobench", "tree", method="GET", params={"path": "JunoBench-demo"}),

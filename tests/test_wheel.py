@@ -176,9 +176,12 @@ def _serve_and_check(jupyter: str, env: dict[str, str], tmp_path: Path) -> None:
         stderr=subprocess.STDOUT,
     )
 
-    def get(route: str) -> dict[str, object]:
+    def get(route: str, method: str = "GET") -> dict[str, object]:
         request = urllib.request.Request(
-            f"http://127.0.0.1:{port}/{route}", headers={"Authorization": f"token {token}"}
+            f"http://127.0.0.1:{port}/{route}",
+            headers={"Authorization": f"token {token}"},
+            method=method,
+            data=b"" if method == "POST" else None,
         )
         with urllib.request.urlopen(request, timeout=30) as response:
             return json.loads(response.read().decode())
@@ -195,7 +198,7 @@ def _serve_and_check(jupyter: str, env: dict[str, str], tmp_path: Path) -> None:
                 time.sleep(0.3)
         info = get("junobench/info")
         assert info["tcp_nodelay"] is True and info["demo_available"] is True, info
-        demo = get("junobench/demo-casebook")
+        demo = get("junobench/demo-casebook", method="POST")
         assert demo["created"] is True and demo["cases"] > 0, demo
         assert (root / str(demo["path"]) / "benchmark_desc.xlsx").is_file()
     finally:

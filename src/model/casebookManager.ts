@@ -170,9 +170,10 @@ export class CasebookManager implements ICasebookManager {
     );
     let response: Response;
     try {
+      // Copying the demo writes to the server root: a POST, never a GET.
       response = await ServerConnection.makeRequest(
         url,
-        {},
+        { method: 'POST' },
         this._serverSettings
       );
     } catch (reason) {
