@@ -26,9 +26,8 @@ const { startServer } = require(path.join(lib, 'cli/server.js'));
 const { loadLocalCasebook } = require(path.join(lib, 'cli/verify.js'));
 const { checkNotebook } = require(path.join(lib, 'cli/check.js'));
 const { MemoryReferenceCache } = require(path.join(lib, 'kernel/repairCheck.js'));
-const { runInFreshKernel, uniqueSuffix } = require(path.join(lib, 'cli/session.js'));
+const { runInFreshKernel, sessionsFor, uniqueSuffix } = require(path.join(lib, 'cli/session.js'));
 const { topToBottomPlan } = require(path.join(lib, 'replay/plan.js'));
-const { KernelManager, SessionManager } = require('@jupyterlab/services');
 
 const DEMO = path.join(ROOT, 'demo', 'casebook');
 const CORPUS = path.join(ROOT, 'test', 'check-corpus');
@@ -56,8 +55,7 @@ function median(xs) {
 
 /** Restart-and-run-all of a notebook, top to bottom, from a fresh kernel in the case folder. */
 async function runAll(settings, caseFolderFromRoot, caseName, nb) {
-  const kernelManager = new KernelManager({ serverSettings: settings });
-  const sessions = new SessionManager({ kernelManager, serverSettings: settings });
+  const { sessions, dispose } = sessionsFor(settings);
   const name = `${caseName}.junobench-runall-${uniqueSuffix()}.ipynb`;
   const started = performance.now();
   try {
@@ -67,8 +65,7 @@ async function runAll(settings, caseFolderFromRoot, caseName, nb) {
       topToBottomPlan(nb)
     );
   } finally {
-    sessions.dispose();
-    kernelManager.dispose();
+    dispose();
   }
   return performance.now() - started;
 }

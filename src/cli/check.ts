@@ -8,17 +8,21 @@ import { homedir } from 'os';
 import * as path from 'path';
 import { parseArgs } from 'util';
 
-import { KernelManager, SessionManager } from '@jupyterlab/services';
-import type { ServerConnection } from '@jupyterlab/services';
+import type {
+  ServerConnection,
+  Session,
+  SessionManager
+} from '@jupyterlab/services';
 
 import { checkNotebookSize, parseNotebook } from '../casebook/notebook';
 import type { ICase, ICasebook } from '../casebook/types';
 import { MemoryReferenceCache, runRepairCheck } from '../kernel/repairCheck';
 import type {
-  ICellEvidence,
   IFreshKernel,
+  IRepairCheckResult,
   IReferenceCache
 } from '../kernel/repairCheck';
+import { PlanRunner } from '../kernel/runner';
 import type { IRunResult } from '../kernel/runner';
 import type { INotebookJSON } from '../replay/types';
 import { judgeCheck, planCheck, renderVerdict } from '../repair/check';
@@ -33,7 +37,7 @@ import type {
 import type { IReferenceEvidence } from '../repair/evidence';
 import { cellName } from '../repair/findings';
 import { KERNEL_OPTIONS, serverFor } from './server';
-import { runInFreshKernel, uniqueSuffix } from './session';
+import { sessionsFor, startSession, uniqueSuffix } from './session';
 import type { IServerHandle } from './server';
 import { loadLocalCasebook } from './verify';
 
@@ -171,36 +175,38 @@ export async function checkNotebook(
       `the case folder ${path.join(options.casebookDir, folder)} is not under the server root ${options.serverRoot} (pass --server-root)`
     );
   }
-  if (options.mode === 'plain') {
-    const plan = planCheck(
-      options.notebook,
-      { reproduced, fixed },
-      checkOptions
-    );
-    const run = await Private.runFresh(plan, caseFromRoot, options);
-    const verdict = judgeCheck(
-      plan,
-      typeof run === 'string' ? null : run,
-      checkOptions
-    );
-    return Private.report(c.name, options, started, {
-      plan,
-      run: typeof run === 'string' ? null : run,
-      verdict,
-      failure: typeof run === 'string' ? run : null,
-      evidence: null
-    });
-  }
-  const sessions = Private.sessions(options);
+  const checkPlan = () =>
+    planCheck(options.notebook, { reproduced, fixed }, checkOptions);
+  const { sessions, dispose } = sessionsFor(options.settings);
+  const startKernel = (role: 'learner' | 'reference' | 'plain') =>
+    Private.startKernel(sessions, caseFromRoot, options, role);
   try {
+    if (options.mode === 'plain') {
+      const plan = checkPlan();
+      const fresh = await startKernel('plain');
+      try {
+        const run = await new PlanRunner({
+          kernel: fresh.kernel,
+          timeoutMs: options.timeoutMs ?? 0
+        }).run(plan);
+        return Private.report(c.name, options, started, {
+          plan,
+          run,
+          verdict: judgeCheck(plan, run, checkOptions),
+          failure: null,
+          evidence: null
+        });
+      } finally {
+        await fresh.dispose();
+      }
+    }
     const result = await runRepairCheck({
       caseName: c.name,
       learner: options.notebook,
       reproduced,
       fixed,
       notebookSpecific: c.notebookSpecific,
-      startKernel: role =>
-        Private.startKernel(sessions.manager, caseFromRoot, options, role),
+      startKernel,
       timeoutMs: options.timeoutMs ?? 0,
       cache:
         options.cache === undefined ? new MemoryReferenceCache() : options.cache
@@ -210,23 +216,20 @@ export async function checkNotebook(
       run: result.run,
       verdict: result.verdict,
       failure: null,
-      evidence: Private.evidence(result.plan, result.evidence, result)
+      evidence: Private.evidence(result)
     });
   } catch (reason) {
-    const plan = planCheck(
-      options.notebook,
-      { reproduced, fixed },
-      checkOptions
-    );
+    // The run could not happen (no kernel, a server gone): the verdict says not checked.
+    const plan = checkPlan();
     return Private.report(c.name, options, started, {
       plan,
       run: null,
       verdict: judgeCheck(plan, null, checkOptions),
-      failure: `Could not start a kernel: ${(reason as Error).message ?? String(reason)}`,
+      failure: (reason as Error).message ?? String(reason),
       evidence: null
     });
   } finally {
-    sessions.dispose();
+    dispose();
   }
 }
 
@@ -415,43 +418,6 @@ namespace Private {
   }
 
   /**
-   * Run the check plan in a fresh kernel whose working directory is the case folder (the
-   * session path sits inside it); a string says why it could not run.
-   */
-  export async function runFresh(
-    plan: ICheckPlan,
-    caseFromRoot: string,
-    options: ICheckNotebookOptions
-  ): Promise<IRunResult | string> {
-    const kernelManager = new KernelManager({
-      serverSettings: options.settings
-    });
-    // Disposed in the finally block below (the rule does not credit `finally`).
-    // eslint-disable-next-line jupyter/require-disposable-ownership
-    const sessions = new SessionManager({
-      kernelManager,
-      serverSettings: options.settings
-    });
-    const folder = caseFromRoot.split(path.sep).filter(Boolean).join('/');
-    const name = `${options.caseName}.junobench-check-${uniqueSuffix()}.ipynb`;
-    try {
-      return await runInFreshKernel(
-        sessions,
-        {
-          path: folder ? `${folder}/${name}` : name,
-          name,
-          kernel: options.kernel,
-          timeoutMs: options.timeoutMs
-        },
-        plan
-      );
-    } finally {
-      sessions.dispose();
-      kernelManager.dispose();
-    }
-  }
-
-  /**
    * The report for people: the verdict line, then each reason once.
    */
   export function format(report: ICheckReport): string {
@@ -510,15 +476,8 @@ namespace Private {
   /**
    * The evidence part of a report.
    */
-  export function evidence(
-    plan: ICheckPlan,
-    cells: ICellEvidence[],
-    result: {
-      reference: IReferenceEvidence | null;
-      referenceCached: boolean;
-      referenceMs: number;
-    }
-  ): ICheckEvidenceReport {
+  export function evidence(result: IRepairCheckResult): ICheckEvidenceReport {
+    const plan = result.plan;
     const counts = new Map(
       plan.steps.map(s => [s.cellIndex, s.executionCount])
     );
@@ -531,7 +490,7 @@ namespace Private {
       referenceTarget:
         plan.fixedTargetIndex === null ? null : plan.fixedTargetIndex + 1,
       repairedLine: plan.repairedLine,
-      traced: cells.map(c => ({
+      traced: result.evidence.map(c => ({
         cell: name(c.cellIndex),
         isTarget: c.isTarget,
         linesRun: c.report?.trace?.lines ?? null,
@@ -545,51 +504,32 @@ namespace Private {
   }
 
   /**
-   * A session manager over the server, disposed with the returned handle.
-   */
-  export function sessions(options: ICheckNotebookOptions): {
-    manager: SessionManager;
-    dispose(): void;
-  } {
-    const kernelManager = new KernelManager({
-      serverSettings: options.settings
-    });
-    const manager = new SessionManager({
-      kernelManager,
-      serverSettings: options.settings
-    });
-    return {
-      manager,
-      dispose: () => {
-        manager.dispose();
-        kernelManager.dispose();
-      }
-    };
-  }
-
-  /**
    * A fresh kernel whose working directory is the case folder (the session path sits inside
    * it), for the learner's run or a reference run.
    */
   export async function startKernel(
-    manager: SessionManager,
+    sessions: SessionManager,
     caseFromRoot: string,
     options: ICheckNotebookOptions,
-    role: 'learner' | 'reference'
+    role: 'learner' | 'reference' | 'plain'
   ): Promise<IFreshKernel> {
     const folder = caseFromRoot.split(path.sep).filter(Boolean).join('/');
     const name = `${options.caseName}.junobench-${role}-${uniqueSuffix()}.ipynb`;
-    const connection = await manager.startNew({
-      path: folder ? `${folder}/${name}` : name,
-      name,
-      type: 'notebook',
-      kernel: { name: options.kernel ?? 'python3' }
-    });
+    let connection: Session.ISessionConnection;
+    try {
+      connection = await startSession(sessions, {
+        path: folder ? `${folder}/${name}` : name,
+        name,
+        kernel: options.kernel
+      });
+    } catch (reason) {
+      throw new Error(`Could not start a kernel: ${(reason as Error).message}`);
+    }
     const kernel = connection.kernel;
     if (!kernel) {
       await connection.shutdown().catch(() => undefined);
       connection.dispose();
-      throw new Error('the session has no kernel');
+      throw new Error('The session has no kernel.');
     }
     return {
       kernel,

@@ -7,7 +7,6 @@ import { readFileSync } from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
 
-import { KernelManager, SessionManager } from '@jupyterlab/services';
 import type { ServerConnection } from '@jupyterlab/services';
 
 import { parseNotebook } from '../casebook/notebook';
@@ -24,7 +23,7 @@ import type { IReplayPlan } from '../replay/types';
 import { buildTimeline, explainCrash } from '../state/timeline';
 import type { IExplanation, ITimeline } from '../state/timeline';
 import { KERNEL_OPTIONS, serverFor } from './server';
-import { runInFreshKernel, uniqueSuffix } from './session';
+import { runInFreshKernel, sessionsFor, uniqueSuffix } from './session';
 import { loadLocalCasebook } from './verify';
 
 /** Usage of `junobench explain`. */
@@ -106,13 +105,7 @@ export async function replayTracked(
   folder: string,
   options: IExplainOptions
 ): Promise<ITimeline> {
-  const kernelManager = new KernelManager({ serverSettings: options.settings });
-  // Disposed in the finally block below (the rule does not credit `finally`).
-  // eslint-disable-next-line jupyter/require-disposable-ownership
-  const sessions = new SessionManager({
-    kernelManager,
-    serverSettings: options.settings
-  });
+  const { sessions, dispose } = sessionsFor(options.settings);
   const name = `${options.caseName}.junobench-explain-${uniqueSuffix()}.ipynb`;
   const track = options.track !== false;
   const runOptions: PlanRunner.IRunOptions = track
@@ -145,8 +138,7 @@ export async function replayTracked(
       run
     );
   } finally {
-    sessions.dispose();
-    kernelManager.dispose();
+    dispose();
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * Running a plan in a kernel of its own, for the headless commands.
  */
-import type { Session, SessionManager } from '@jupyterlab/services';
+import { KernelManager, SessionManager } from '@jupyterlab/services';
+import type { ServerConnection, Session } from '@jupyterlab/services';
 
 import { PlanRunner } from '../kernel/runner';
 import type { IRunResult } from '../kernel/runner';
@@ -20,12 +21,7 @@ export async function runInFreshKernel(
 ): Promise<IRunResult | string> {
   let connection: Session.ISessionConnection;
   try {
-    connection = await sessions.startNew({
-      path: session.path,
-      name: session.name,
-      type: 'notebook',
-      kernel: { name: session.kernel ?? 'python3' }
-    });
+    connection = await startSession(sessions, session);
   } catch (reason) {
     return `Could not start a kernel: ${(reason as Error).message}`;
   }
@@ -50,4 +46,42 @@ export async function runInFreshKernel(
  */
 export function uniqueSuffix(): string {
   return `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+/**
+ * Start a notebook session at `path` (its folder becomes the kernel's working
+ * directory) with a fresh kernel of the given name (default python3).
+ */
+export function startSession(
+  sessions: SessionManager,
+  session: { path: string; name: string; kernel?: string }
+): Promise<Session.ISessionConnection> {
+  return sessions.startNew({
+    path: session.path,
+    name: session.name,
+    type: 'notebook',
+    kernel: { name: session.kernel ?? 'python3' }
+  });
+}
+
+/**
+ * A session manager (over its own kernel manager) for a server, and how to
+ * dispose of both.
+ */
+export function sessionsFor(settings: ServerConnection.ISettings): {
+  sessions: SessionManager;
+  dispose(): void;
+} {
+  const kernelManager = new KernelManager({ serverSettings: settings });
+  const sessions = new SessionManager({
+    kernelManager,
+    serverSettings: settings
+  });
+  return {
+    sessions,
+    dispose: () => {
+      sessions.dispose();
+      kernelManager.dispose();
+    }
+  };
 }

@@ -5,8 +5,11 @@
 import { realpathSync } from 'fs';
 import * as path from 'path';
 
-import { KernelManager, SessionManager } from '@jupyterlab/services';
-import type { ServerConnection, Session } from '@jupyterlab/services';
+import type {
+  ServerConnection,
+  Session,
+  SessionManager
+} from '@jupyterlab/services';
 
 import { readNotebook as readCasebookNotebook } from '../casebook/notebook';
 import { loadCasebook } from '../casebook/loader';
@@ -23,7 +26,7 @@ import { alignCell } from '../verify/align';
 import { caseVerdict, judgeFixed, judgeReproduced } from '../verify/verdict';
 import type { CaseVerdict, INotebookJudgement } from '../verify/verdict';
 import { FsCasebookSource } from './fsSource';
-import { runInFreshKernel, uniqueSuffix } from './session';
+import { runInFreshKernel, sessionsFor, uniqueSuffix } from './session';
 
 /** The verification report of one case. */
 export interface ICaseReport {
@@ -118,13 +121,7 @@ export async function verifyCasebook(
       );
     }
   }
-  const kernelManager = new KernelManager({ serverSettings: options.settings });
-  // Disposed in the finally block below (the rule does not credit `finally`).
-  // eslint-disable-next-line jupyter/require-disposable-ownership
-  const sessions = new SessionManager({
-    kernelManager,
-    serverSettings: options.settings
-  });
+  const { sessions, dispose } = sessionsFor(options.settings);
   const reports: ICaseReport[] = new Array(cases.length);
   let next = 0;
   const worker = async () => {
@@ -145,8 +142,7 @@ export async function verifyCasebook(
     }
     await Promise.all(Array.from({ length: jobs }, worker));
   } finally {
-    sessions.dispose();
-    kernelManager.dispose();
+    dispose();
   }
   return reports;
 }

@@ -59,11 +59,6 @@ export class MemoryReferenceCache implements IReferenceCache {
     this._map.set(key, value);
   }
 
-  /** How many entries it holds. */
-  get size(): number {
-    return this._map.size;
-  }
-
   private _map = new Map<string, IReferenceEvidence>();
 }
 

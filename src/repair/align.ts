@@ -147,6 +147,16 @@ export function dice(a: string[], b: string[]): number {
 }
 
 /**
+ * The tokens of Python code: identifiers, numbers, one-line strings and
+ * operator characters.
+ */
+export function codeTokens(code: string): string[] {
+  return (
+    code.match(/[A-Za-z_]\w*|\d+(?:\.\d+)?|'[^'\n]*'|"[^"\n]*"|[^\s\w]/g) ?? []
+  );
+}
+
+/**
  * Token similarity (Dice over token multisets) of two cells' code, comments
  * and JunoBench markers left out.
  */
@@ -184,10 +194,7 @@ namespace Private {
       .split('\n')
       .filter(l => !/^\s*#/.test(l))
       .join('\n');
-    return (
-      code.match(/[A-Za-z_]\w*|\d+(?:\.\d+)?|'[^'\n]*'|"[^"\n]*"|[^\s\w]/g) ??
-      []
-    );
+    return codeTokens(code);
   }
 
   /**

@@ -19,7 +19,7 @@ import type {
   IReplayPlan,
   ITarget
 } from '../replay/types';
-import { alignNotebooks, dice } from './align';
+import { alignNotebooks, codeTokens, dice } from './align';
 import type { AlignMethod } from './align';
 import {
   compareEffects,
@@ -253,7 +253,7 @@ export function planCheck(
           targetIndex === null ? null : learner.cells[targetIndex],
           fixed.cells[fixedTarget],
           crashLine,
-          targetIndex === null ? reproName : learnerName
+          learnerName
         )
     : { findings: [], repairedLine: null };
 
@@ -554,17 +554,10 @@ namespace Private {
   }
 
   /**
-   * Tokens of a line of Python (identifiers, numbers, strings, operators).
-   */
-  function tokens(line: string): string[] {
-    return line.match(/[A-Za-z_]\w*|\d+(?:\.\d+)?|'[^']*'|"[^"]*"|\S/g) ?? [];
-  }
-
-  /**
    * Dice coefficient over token multisets.
    */
   export function lineSimilarity(a: string, b: string): number {
-    return dice(tokens(a), tokens(b));
+    return dice(codeTokens(a), codeTokens(b));
   }
 
   /**
