@@ -217,7 +217,7 @@ export function renderFinding(
     case 'same-effect':
       return f.names
         ? __(
-            'After the target cell, %1 match the reference fix’s (type, shape, columns, and values where the reference is deterministic).',
+            'After the target cell, the variables the reference fix sets match yours: %1 (type, shape, columns, and values where the reference is deterministic).',
             f.names
           )
         : __(

@@ -82,7 +82,9 @@ test('a swallowed crash and a made-up value fail, a genuine alternative passes',
     { timeout: SLOW }
   );
   await expect(
-    reasons.filter({ hasText: '`avg_by_region` match' })
+    reasons.filter({
+      hasText: 'the reference fix sets match yours: `avg_by_region`'
+    })
   ).toHaveCount(1);
   // What the learner typed is intact.
   expect(await page.notebook.getCellTextInput(TARGET)).toBe(ALTERNATIVE);
