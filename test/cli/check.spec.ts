@@ -3,7 +3,7 @@
  * reference fixed notebooks and correct repairs pass, the reproduced notebooks
  * and hidden crashes fail.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
@@ -19,6 +19,7 @@ import { sourceText } from '../../src/replay/plan';
 import type { INotebookJSON } from '../../src/replay/types';
 
 import { runCli, serverArgs } from './capture';
+import { demoNotebook } from '../replay/notebooks';
 
 jest.setTimeout(180000);
 
@@ -39,14 +40,7 @@ const CASES = [
   'sklearn_2'
 ];
 
-function load(name: string, kind: 'reproduced' | 'fixed'): INotebookJSON {
-  return JSON.parse(
-    readFileSync(
-      path.join(DEMO, 'benchmark', name, `${name}_${kind}.ipynb`),
-      'utf8'
-    )
-  ) as INotebookJSON;
-}
+const load = demoNotebook;
 
 function workingCopy(name: string): INotebookJSON {
   return makeWorkingCopy(load(name, 'reproduced'), {

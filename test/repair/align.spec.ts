@@ -10,15 +10,12 @@ import { alignNotebooks } from '../../src/repair/align';
 import { planCheck } from '../../src/repair/check';
 import { findTarget } from '../../src/replay/plan';
 import type { INbCell, INotebookJSON } from '../../src/replay/types';
+import { DEMO_BENCHMARK, demoNotebook } from '../replay/notebooks';
 
-const BENCH = path.resolve(__dirname, '../../demo/casebook/benchmark');
+const BENCH = DEMO_BENCHMARK;
 const CELLS = path.resolve(__dirname, '../../../shared/junobench/cells');
 
-function load(name: string, kind: 'reproduced' | 'fixed'): INotebookJSON {
-  return JSON.parse(
-    readFileSync(path.join(BENCH, name, `${name}_${kind}.ipynb`), 'utf8')
-  ) as INotebookJSON;
-}
+const load = demoNotebook;
 
 function code(source: string, id?: string): INbCell {
   return {

@@ -2,8 +2,6 @@
  * The semantics of "Check my fix": cells in play, the anti-cheat guard, the
  * live result and the verdict, on the demo cases' notebooks.
  */
-import { readFileSync } from 'fs';
-import * as path from 'path';
 
 import type { IRunResult, IStepResult } from '../../src/kernel/runner';
 import { makeWorkingCopy } from '../../src/model/workingCopy';
@@ -16,14 +14,9 @@ import type {
   ICheckPlan,
   LiveResult
 } from '../../src/repair/check';
+import { demoNotebook } from '../replay/notebooks';
 
-const BENCH = path.resolve(__dirname, '../../demo/casebook/benchmark');
-
-function load(name: string, kind: 'reproduced' | 'fixed'): INotebookJSON {
-  return JSON.parse(
-    readFileSync(path.join(BENCH, name, `${name}_${kind}.ipynb`), 'utf8')
-  ) as INotebookJSON;
-}
+const load = demoNotebook;
 
 function reference(name: string) {
   return { reproduced: load(name, 'reproduced'), fixed: load(name, 'fixed') };

@@ -3,8 +3,6 @@
  * which exceptions were swallowed, when two values count as the same effect,
  * and the verdicts `judgeRepair` gives a fresh run carrying probe reports.
  */
-import { readFileSync } from 'fs';
-import * as path from 'path';
 
 import type { IRunResult, IStepResult } from '../../src/kernel/runner';
 import { judgeRepair, planCheck, renderVerdict } from '../../src/repair/check';
@@ -26,14 +24,9 @@ import type {
 import { cellName, english, renderFinding } from '../../src/repair/findings';
 import { sourceText } from '../../src/replay/plan';
 import type { INotebookJSON } from '../../src/replay/types';
+import { demoNotebook } from '../replay/notebooks';
 
-const BENCH = path.resolve(__dirname, '../../demo/casebook/benchmark');
-
-function load(name: string, kind: 'reproduced' | 'fixed'): INotebookJSON {
-  return JSON.parse(
-    readFileSync(path.join(BENCH, name, `${name}_${kind}.ipynb`), 'utf8')
-  ) as INotebookJSON;
-}
+const load = demoNotebook;
 
 function trace(partial: Partial<ITraceReport>): ITraceReport {
   return {

@@ -2,7 +2,29 @@
  * Builders for small hand-made notebooks used by the replay tests.
  */
 
+import { readFileSync } from 'fs';
+import * as path from 'path';
+
 import type { INbCell, INbOutput, INotebookJSON } from '../../src/replay';
+
+/** The bundled demo casebook's case folders. */
+export const DEMO_BENCHMARK = path.resolve(
+  __dirname,
+  '../../demo/casebook/benchmark'
+);
+
+/** A demo case's reproduced or fixed notebook, read afresh. */
+export function demoNotebook(
+  name: string,
+  kind: 'reproduced' | 'fixed'
+): INotebookJSON {
+  return JSON.parse(
+    readFileSync(
+      path.join(DEMO_BENCHMARK, name, `${name}_${kind}.ipynb`),
+      'utf8'
+    )
+  ) as INotebookJSON;
+}
 
 /** A code cell with an execution count (or none) and outputs. */
 export function code(
