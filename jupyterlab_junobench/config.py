@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath, PureWindowsPath
 
-from traitlets import Bool, TraitError, Unicode, validate
+from traitlets import Bool, Dict, TraitError, Unicode, validate
 from traitlets.config import Configurable
 
 
@@ -39,6 +39,19 @@ class JunobenchExtension(Configurable):
             "demo/casebook in an editable install)."
         ),
     )
+
+    allow_fetch = Bool(
+        True,
+        config=True,
+        help=(
+            "Let the JunoBench panel fetch a missing case folder (\"Fetch this case\") into a "
+            "casebook that `junobench fetch --cases` made under the server's root: the server "
+            "runs git against the source recorded in that copy. Turn it off on shared servers "
+            "where learners must not download data."
+        ),
+    )
+
+    fetch_jobs = Dict(help="Fetches started by the panel, by id (runtime state, not config).")
 
     nodelay_active = Bool(
         False, help="Whether TCP_NODELAY was actually installed on kernel websockets."

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from pathlib import Path
+import uuid
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from jupyter_server.auth.decorator import authorized
@@ -13,6 +14,7 @@ from jupyter_server.utils import url_path_join
 from tornado import web
 
 from .casebook import DemoFolderConflict, bundled_casebook, ensure_demo_copy
+from .sparse import CASE_NAME, FetchError, Progress, fetch_cases, find_copy, read_marker
 from .tree import TreeError, list_tree
 
 if TYPE_CHECKING:
@@ -36,7 +38,7 @@ class InfoHandler(_JunobenchHandler):
 
     @web.authenticated
     def get(self) -> None:
-        """Return ``{"version", "tcp_nodelay", "demo_folder", "demo_available"}``."""
+        """Return ``{"version", "tcp_nodelay", "demo_folder", "demo_available", "fetch_allowed"}``."""
         from . import __version__
 
         ext = self.extension
@@ -47,6 +49,7 @@ class InfoHandler(_JunobenchHandler):
                     "tcp_nodelay": bool(ext.nodelay_active),
                     "demo_folder": ext.demo_folder,
                     "demo_available": bundled_casebook(ext.demo_source) is not None,
+                    "fetch_allowed": bool(ext.allow_fetch),
                 }
             )
         )
@@ -113,6 +116,168 @@ class TreeHandler(_JunobenchHandler):
         self.finish(json.dumps(tree))
 
 
+def _local_root(handler: APIHandler) -> Path:
+    """The server's contents root on disk; 404 when the contents are not on a local disk."""
+    manager = handler.contents_manager
+    root_dir = getattr(manager, "root_dir", None)
+    if not root_dir or not getattr(manager, "_get_os_path", None):
+        raise web.HTTPError(404, "This server's contents are not on a local disk.")
+    return Path(root_dir).expanduser().resolve()
+
+
+def _casebook_copy(root: Path, path: str) -> tuple[Path, Path | None]:
+    """The casebook folder for a server path and the sparse copy holding it (or None).
+
+    Refuses (400) a path that leaves the server root, by ``..``, an absolute
+    path or a symbolic link.
+    """
+    parts = PurePosixPath(path.strip("/")).parts if path.strip("/") else ()
+    if any(p in {"..", "."} for p in parts) or "\\" in path:
+        raise web.HTTPError(400, f"Refusing the casebook path {path!r}: it leaves the server root.")
+    folder = root.joinpath(*parts).resolve()
+    if folder != root and root not in folder.parents:
+        raise web.HTTPError(400, f"Refusing the casebook path {path!r}: it leaves the server root.")
+    if not folder.is_dir():
+        raise web.HTTPError(404, f"No casebook folder {path!r} under the server root.")
+    copy = find_copy(folder, root)
+    if copy is not None and folder not in {copy, copy / "JunoBench"}:
+        copy = None
+    return folder, copy
+
+
+class FetchSourceHandler(_JunobenchHandler):
+    """``GET /junobench/fetch-source?path=<casebook>``: can cases be fetched into this casebook?"""
+
+    auth_resource = "contents"
+
+    @web.authenticated
+    @authorized("read", resource="contents")
+    def get(self) -> None:
+        """Return ``{"allowed", "fetchable", "source", "cases", "reason"}``."""
+        root = _local_root(self)
+        path = self.get_query_argument("path", "")
+        _folder, copy = _casebook_copy(root, path)
+        marker = read_marker(copy) if copy is not None else None
+        reason = None
+        if not self.extension.allow_fetch:
+            reason = "Fetching cases is turned off on this server (c.JunobenchExtension.allow_fetch)."
+        elif marker is None:
+            reason = (
+                "This casebook was not made by `junobench fetch --cases`, so the panel cannot fetch "
+                "its missing cases; fetch them with `junobench fetch <folder> --cases ...`."
+            )
+        self.finish(
+            json.dumps(
+                {
+                    "allowed": bool(self.extension.allow_fetch),
+                    "fetchable": reason is None,
+                    "source": marker.get("source") if marker else None,
+                    "cases": marker.get("cases", []) if marker else [],
+                    "reason": reason,
+                }
+            )
+        )
+
+
+class FetchCaseHandler(_JunobenchHandler):
+    """``POST /junobench/fetch-case`` ``{"path", "case"}``: fetch one case folder into a casebook.
+
+    The fetch runs in the background (``202 {"id"}``); ``GET
+    /junobench/fetch-jobs/<id>`` follows it. Off when ``allow_fetch`` is off;
+    only into a sparse copy under the server root, from the source recorded in
+    that copy (a request never names a source).
+    """
+
+    auth_resource = "contents"
+
+    @web.authenticated
+    @authorized("write", resource="contents")
+    async def post(self) -> None:
+        """Start the fetch; 403 when off, 400 for a bad request, 409 when not possible here."""
+        ext = self.extension
+        if not ext.allow_fetch:
+            raise web.HTTPError(
+                403, "Fetching cases is turned off on this server (c.JunobenchExtension.allow_fetch)."
+            )
+        try:
+            body = json.loads(self.request.body or b"{}")
+        except ValueError as err:
+            raise web.HTTPError(400, f"The request body is not JSON: {err}") from err
+        path, case = body.get("path"), body.get("case")
+        if not isinstance(path, str) or not isinstance(case, str):
+            raise web.HTTPError(400, 'Expected {"path": <casebook path>, "case": <case name>}.')
+        if not CASE_NAME.match(case):
+            raise web.HTTPError(400, f"{case!r} is not a case name.")
+        root = _local_root(self)
+        _folder, copy = _casebook_copy(root, path)
+        if copy is None:
+            raise web.HTTPError(
+                409,
+                f"The casebook {path!r} was not made by `junobench fetch --cases`; the panel can only "
+                "fetch cases into such a copy.",
+            )
+        jobs = ext.fetch_jobs
+        for job in jobs.values():
+            if job["copy"] == str(copy) and job["state"] == "running":
+                raise web.HTTPError(
+                    409, f"A fetch of {job['case']} is still running in this casebook; wait for it."
+                )
+        job_id = uuid.uuid4().hex
+        job: dict[str, Any] = {
+            "id": job_id,
+            "path": path,
+            "case": case,
+            "copy": str(copy),
+            "state": "running",
+            "phase": "start",
+            "percent": None,
+            "detail": "",
+            "error": None,
+            "summary": None,
+        }
+        for old_id in [k for k, v in jobs.items() if v["state"] != "running"][:-20]:
+            del jobs[old_id]
+        jobs[job_id] = job
+
+        def report(p: Progress) -> None:
+            job.update(phase=p.phase, percent=p.percent, detail=p.detail)
+
+        def work() -> None:
+            try:
+                summary = fetch_cases(copy, [case], progress=report)
+            except FetchError as err:
+                job.update(state="failed", error=str(err))
+            except Exception as err:  # noqa: BLE001 - the panel must hear of any failure
+                self.log.exception("junobench: fetching %s failed", case)
+                job.update(state="failed", error=f"{type(err).__name__}: {err}")
+            else:
+                data = summary.to_json()
+                job.update(
+                    state="done",
+                    summary={k: data[k] for k in ("cases", "added", "disk_bytes", "lfs_pointers", "seconds")},
+                )
+
+        loop = asyncio.get_running_loop()
+        loop.run_in_executor(None, work)
+        self.set_status(202)
+        self.finish(json.dumps({"id": job_id}))
+
+
+class FetchJobHandler(_JunobenchHandler):
+    """``GET /junobench/fetch-jobs/<id>``: how a fetch started by the panel stands."""
+
+    auth_resource = "contents"
+
+    @web.authenticated
+    @authorized("read", resource="contents")
+    def get(self, job_id: str) -> None:
+        """Return the job (state, phase, percent, detail, error, summary); 404 when unknown."""
+        job = self.extension.fetch_jobs.get(job_id)
+        if job is None:
+            raise web.HTTPError(404, f"No fetch {job_id!r} on this server.")
+        self.finish(json.dumps({k: v for k, v in job.items() if k != "copy"}))
+
+
 def setup_handlers(web_app: Application, extension: JunobenchExtension) -> None:
     """Register the ``junobench/*`` routes under the server's base URL."""
     base_url: str = web_app.settings.get("base_url", "/")
@@ -123,5 +288,8 @@ def setup_handlers(web_app: Application, extension: JunobenchExtension) -> None:
             (url_path_join(base_url, "junobench", "info"), InfoHandler, kwargs),
             (url_path_join(base_url, "junobench", "demo-casebook"), DemoCasebookHandler, kwargs),
             (url_path_join(base_url, "junobench", "tree"), TreeHandler, kwargs),
+            (url_path_join(base_url, "junobench", "fetch-source"), FetchSourceHandler, kwargs),
+            (url_path_join(base_url, "junobench", "fetch-case"), FetchCaseHandler, kwargs),
+            (url_path_join(base_url, "junobench", "fetch-jobs", r"([0-9a-f]{32})"), FetchJobHandler, kwargs),
         ],
     )

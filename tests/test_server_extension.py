@@ -216,6 +216,7 @@ def test_info(jp_serverapp: Any, jp_fetch: Any, jp_asyncio_loop: Any) -> None:
         "tcp_nodelay": True,
         "demo_folder": "JunoBench-demo",
         "demo_available": True,
+        "fetch_allowed": True,
     }
 
 

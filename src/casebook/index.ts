@@ -12,4 +12,5 @@ export * from './diagnoses';
 export * from './loader';
 export * from './notebook';
 export * from './filter';
+export * from './runnable';
 export * from './contentsSource';

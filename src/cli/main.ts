@@ -6,6 +6,7 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 
 import { terminalSafe } from '../casebook/display';
+import { runnability } from '../casebook/runnable';
 import type { ICase, ICasebook } from '../casebook/types';
 import { checkCommand } from './check';
 import { EXPLAIN_USAGE, explainCommand } from './explain';
@@ -79,6 +80,13 @@ export function caseSummary(c: ICase): Record<string, unknown> {
     pipelineStage: c.pipelineStage,
     notebookSpecific: c.notebookSpecific,
     hasDiagnosis: c.diagnosis !== null,
+    datasets: c.datasets.map(d => ({
+      title: d.title,
+      license: d.license,
+      url: d.url
+    })),
+    notebookUrl: c.notebookUrl,
+    ...runnability(c),
     files: {
       folder: c.files.folder,
       original: c.files.original,
@@ -232,7 +240,10 @@ namespace Private {
    * Print the catalogue as a table.
    */
   export function printCatalogue(book: ICasebook): void {
-    console.log(`${book.name}: ${book.cases.length} case(s)`);
+    const runnable = book.cases.filter(c => runnability(c).runnable).length;
+    console.log(
+      `${book.name}: ${book.cases.length} case(s), ${runnable} runnable here`
+    );
     for (const c of book.cases) {
       const files = [
         c.files.reproduced ? 'R' : '-',

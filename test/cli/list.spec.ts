@@ -57,7 +57,9 @@ describe('junobench list', () => {
   it('prints a table with a header line', async () => {
     const { code, out } = await run(['list', DEMO]);
     expect(code).toBe(0);
-    expect(out.split('\n')[0]).toMatch(/^casebook: \d+ case\(s\)$/);
+    expect(out.split('\n')[0]).toMatch(
+      /^casebook: \d+ case\(s\), \d+ runnable here$/
+    );
     expect(out).toContain('numpy_1');
   });
 
@@ -78,6 +80,38 @@ describe('junobench list', () => {
       expect(cases.find(c => c.name === 'pandas_3')?.problems).toContain(
         'case folder not found'
       );
+    }
+  );
+
+  (fs.existsSync(SHARED) ? it : it.skip)(
+    'carries the real datasets’ licences and URLs, and which cases can run here',
+    async () => {
+      const { out } = await run(['list', SHARED, '--json']);
+      const cases = JSON.parse(out) as {
+        name: string;
+        runnable: boolean;
+        missing: string[];
+        datasets: { title: string; license: string; url: string }[];
+      }[];
+      const first = cases.find(c => c.name === 'NBspecific_1')!;
+      expect(first.datasets[0]).toEqual({
+        title: 'IMDB Dataset of 50K Movie Reviews',
+        license: 'Allow academic research',
+        url: 'https://www.kaggle.com/datasets/lakshmi25npathi/imdb-dataset-of-50k-movie-reviews'
+      });
+      expect(cases.every(c => c.datasets.length > 0)).toBe(true);
+      // sklearn_3 is the one complete folder; sklearn_6 has notebooks, no data.
+      expect(cases.filter(c => c.runnable).map(c => c.name)).toEqual([
+        'sklearn_3'
+      ]);
+      expect(cases.find(c => c.name === 'sklearn_6')?.missing).toEqual([
+        'data'
+      ]);
+      expect(cases.find(c => c.name === 'sklearn_5')?.missing).toEqual([
+        'data',
+        'fixed'
+      ]);
+      expect(first.missing).toEqual(['folder']);
     }
   );
 

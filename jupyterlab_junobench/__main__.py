@@ -1,0 +1,19 @@
+"""``python -m jupyterlab_junobench fetch ...``: the sparse fetch from a terminal (see :mod:`.sparse`)."""
+
+from __future__ import annotations
+
+import sys
+
+from .sparse import main
+
+
+def run(argv: list[str]) -> int:
+    """Dispatch the one subcommand there is."""
+    if not argv or argv[0] != "fetch":
+        print("usage: python -m jupyterlab_junobench fetch <dest> [--source S] [--cases a,b] [--json]", file=sys.stderr)
+        return 2
+    return main(argv[1:])
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(run(sys.argv[1:]))

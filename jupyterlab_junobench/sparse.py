@@ -1,0 +1,618 @@
+"""Fetch JunoBench case by case: a git partial clone with a sparse checkout.
+
+A learner who wants three scikit-learn cases should not download every data set
+of the benchmark. :func:`fetch_cases` makes (or extends) a copy of a JunoBench
+git repository that holds the descriptor files and only the chosen case
+folders:
+
+* the commit and its trees are fetched without file contents
+  (``--filter=blob:none --depth 1``); a file's content is fetched when it is
+  checked out, so only the chosen folders' files cross the network;
+* the sparse checkout lists the descriptor files and ``benchmark/<case>/`` for
+  each chosen case (non-cone patterns, so no other folder's files come along);
+* large files tracked by git-lfs are downloaded for those paths only (by
+  checking them out with the LFS smudge filter; see :func:`_restore`).
+
+Every step can run again: a copy records its source, commit and cases in
+``.git/junobench-fetch.json``, so running the fetch again adds cases and an
+interrupted fetch resumes where it stopped (the commit is not fetched twice).
+
+The same function serves ``junobench fetch --cases`` (through
+``python -m jupyterlab_junobench fetch``) and the server's "Fetch this case".
+It never takes a source from anyone but the person who made the copy: adding
+cases to an existing copy reuses the source recorded in it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Optional
+from urllib.parse import urlparse
+from urllib.request import pathname2url
+
+#: Where a copy records how it was made, inside its ``.git`` folder.
+MARKER = "junobench-fetch.json"
+#: Held while a fetch runs in a copy, so two fetches never interleave.
+LOCK = "junobench-fetch.lock"
+#: The local branch the copy's work tree is on.
+BRANCH = "junobench"
+#: Files of the casebook root that every copy checks out (those present).
+DESCRIPTOR_FILES = ("benchmark_desc.xlsx", "diagnoses.xlsx", "README.md", "LICENSE", ".gitattributes")
+#: A case name as the loader accepts it: one plain path component.
+CASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
+#: Progress lines of git and git-lfs (``Receiving objects:  45% (9/20)``).
+GIT_PROGRESS = re.compile(
+    r"(Receiving objects|Resolving deltas|Counting objects|Downloading LFS objects|Updating files):\s+(\d+)%"
+)
+#: The first bytes of a Git LFS pointer file.
+LFS_POINTER = b"version https://git-lfs.github.com/spec/"
+
+
+class FetchError(Exception):
+    """A fetch that cannot go on, with a sentence naming what is wrong."""
+
+
+@dataclass
+class Progress:
+    """One progress report: the phase, a percentage when git gives one, and words."""
+
+    phase: str
+    percent: Optional[float] = None
+    detail: str = ""
+
+
+ProgressCallback = Callable[[Progress], None]
+
+
+@dataclass
+class FetchSummary:
+    """What a sparse fetch left on disk."""
+
+    dest: str
+    source: str
+    commit: str
+    #: The casebook root inside the copy (``dest`` or ``dest/JunoBench``).
+    casebook: str
+    #: Casebook-relative prefix of the casebook inside the repository ('' or 'JunoBench/').
+    prefix: str
+    #: Case folders checked out, sorted.
+    cases: list[str]
+    #: Cases this run added.
+    added: list[str]
+    #: Case folders the source has (whether checked out or not), sorted.
+    available: list[str]
+    #: Whether this run continued a copy that existed (an added case or an interrupted fetch).
+    resumed: bool
+    #: Whether git-lfs was available.
+    lfs: bool
+    #: Checked-out files left as Git LFS pointers (repository-relative).
+    lfs_pointers: list[str] = field(default_factory=list)
+    #: Git objects in the copy, and the bytes of its packs and loose objects.
+    objects: int = 0
+    object_bytes: int = 0
+    #: Git LFS objects in the copy and their bytes.
+    lfs_objects: int = 0
+    lfs_bytes: int = 0
+    #: Bytes on disk of the whole copy (work tree and .git).
+    disk_bytes: int = 0
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as JSON-ready data."""
+        return dict(self.__dict__)
+
+
+def fetch_cases(
+    dest: str | os.PathLike[str],
+    cases: list[str] | None = None,
+    source: str | None = None,
+    *,
+    progress: ProgressCallback | None = None,
+    timeout: float = 1800.0,
+) -> FetchSummary:
+    """Make or extend a sparse copy of ``source`` in ``dest`` holding ``cases``.
+
+    Without cases only the descriptor files are checked out (to resolve
+    selectors against the descriptor before choosing). ``source`` is required
+    for a new copy and must match the recorded one for an existing copy.
+    Raises :class:`FetchError` with a sentence naming what is wrong.
+    """
+    started = time.monotonic()
+    report = progress or (lambda _p: None)
+    requested = sorted(set(cases or []))
+    for name in requested:
+        if not CASE_NAME.match(name):
+            raise FetchError(
+                f"{name!r} is not a case name: a case name is one folder name of letters, "
+                "digits, '_', '.' and '-'."
+            )
+    _require_git()
+    target = Path(dest).expanduser().resolve()
+    state, resumed = _open_copy(target, source)
+    with _locked(target):
+        git = _Git(target, timeout)
+        if not state.get("commit") or not git.has_object(state["commit"]):
+            report(Progress("fetch", None, f"fetching the file list of {state['source']}"))
+            git.run(
+                ["fetch", "--filter=blob:none", "--depth", "1", "--progress", "origin", "HEAD"],
+                progress=lambda pct, what: report(Progress("fetch", pct, what)),
+                what=f"fetch {state['url']}",
+            )
+            state["commit"] = git.output(["rev-parse", "FETCH_HEAD"]).strip()
+            _write_marker(target, state)
+        commit = state["commit"]
+        files = git.output(["ls-tree", "--name-only", commit]).splitlines()
+        if "JunoBench" in files:
+            files += git.output(["ls-tree", "--name-only", commit, "JunoBench/"]).splitlines()
+        prefix = _casebook_prefix(files)
+        if prefix is None:
+            raise FetchError(
+                f"{state['source']} is not a JunoBench layout: no benchmark_desc.xlsx at its root "
+                "or under JunoBench/."
+            )
+        bench = f"{prefix}benchmark/"
+        listed = git.output(["ls-tree", "-d", "--name-only", commit, bench]).splitlines()
+        available = sorted(p[len(bench):] for p in listed if p.startswith(bench))
+        unknown = [name for name in requested if name not in available]
+        if unknown:
+            raise FetchError(
+                f"{state['source']} has no case folder {', '.join(unknown)} "
+                f"(it has {len(available)} case folders under {bench})."
+            )
+        before = list(state.get("cases", []))
+        wanted = sorted(set(before) | set(requested))
+        report(Progress("checkout", None, _checkout_words(wanted)))
+        git.run(["sparse-checkout", "set", "--no-cone", *_patterns(prefix, wanted)], what="sparse-checkout")
+        if not git.ok(["rev-parse", "--verify", "--quiet", "HEAD"]) or git.output(["rev-parse", "HEAD"]).strip() != commit:
+            git.run(["checkout", "--quiet", "-B", BRANCH, commit], what="checkout")
+        state["cases"] = wanted
+        _write_marker(target, state)
+        lfs = _has_git_lfs()
+        pointers = _pointers(target, prefix, wanted)
+        # Files an interrupted checkout did not write yet.
+        deleted = git.output(["ls-files", "--deleted", "-z", "--", *_roots(prefix, wanted)]).split("\0")
+        todo = sorted({*pointers, *(p for p in deleted if p)}) if lfs else [p for p in deleted if p]
+        if todo:
+            _restore(git, target, todo, lfs, report)
+            pointers = _pointers(target, prefix, wanted)
+        objects, object_bytes = git.object_counts()
+        lfs_objects, lfs_bytes = _tree_size(target / ".git" / "lfs" / "objects")
+        summary = FetchSummary(
+            dest=str(target),
+            source=state["source"],
+            commit=commit,
+            casebook=str(target / prefix) if prefix else str(target),
+            prefix=prefix,
+            cases=wanted,
+            added=[name for name in wanted if name not in before],
+            available=available,
+            resumed=resumed,
+            lfs=lfs,
+            lfs_pointers=pointers,
+            objects=objects,
+            object_bytes=object_bytes,
+            lfs_objects=lfs_objects,
+            lfs_bytes=lfs_bytes,
+            disk_bytes=_tree_size(target)[1],
+            seconds=round(time.monotonic() - started, 3),
+        )
+        report(Progress("done", 100.0, "done"))
+        return summary
+
+
+def read_marker(dest: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The record of a sparse copy (source, commit, cases), or None when ``dest`` is not one."""
+    path = Path(dest) / ".git" / MARKER
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get("source"), str) else None
+
+
+def find_copy(start: Path, stop: Path) -> Path | None:
+    """The sparse copy holding ``start`` (it or a parent, never above ``stop``), or None."""
+    start, stop = start.resolve(), stop.resolve()
+    current = start
+    while True:
+        if read_marker(current) is not None:
+            return current
+        if current == stop or stop not in current.parents:
+            return None
+        current = current.parent
+
+
+def clone_url(source: str) -> str:
+    """The URL git fetches: URLs as given, local folders as ``file://`` URLs."""
+    if re.match(r"^[a-z][a-z0-9+.-]*://", source, re.I) or re.match(r"^[^/]+@[^/]+:", source):
+        return source
+    local = Path(source).expanduser().resolve()
+    if not local.exists():
+        raise FetchError(f"the source {source} does not exist (not a URL, and no such local folder).")
+    return "file://" + pathname2url(str(local))
+
+
+def describe_bytes(n: int) -> str:
+    """``1.5 MB``-style size for people."""
+    size = float(n)
+    for unit in ("B", "kB", "MB", "GB"):
+        if size < 1000 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1000
+    return f"{n} B"  # pragma: no cover
+
+
+# --- the copy and its record ---------------------------------------------------
+
+
+def _open_copy(target: Path, source: str | None) -> tuple[dict[str, Any], bool]:
+    """Read the record of an existing copy, or make a new empty repository."""
+    state = read_marker(target)
+    if state is not None:
+        if source is not None and clone_url(source) != state.get("url"):
+            raise FetchError(
+                f"{target} is a copy of {state['source']}, not of {source}: fetch into another folder, "
+                "or leave out the source to add cases to this copy."
+            )
+        return state, True
+    if source is None:
+        raise FetchError(
+            f"{target} is not a copy made by junobench fetch (no .git/{MARKER}): give the source to "
+            "fetch from."
+        )
+    if target.exists():
+        if not target.is_dir():
+            raise FetchError(f"{target} exists and is not a folder: choose another destination.")
+        if any(target.iterdir()):
+            raise FetchError(
+                f"{target} exists and is not empty (and is not a copy made by junobench fetch): choose "
+                "a new folder (or empty this one) to fetch into."
+            )
+    url = clone_url(source)
+    target.mkdir(parents=True, exist_ok=True)
+    git = _Git(target, 60)
+    git.run(["init", "--quiet"], what="git init")
+    git.run(["remote", "add", "origin", url], what="git remote add")
+    git.run(["config", "remote.origin.promisor", "true"], what="git config")
+    git.run(["config", "remote.origin.partialclonefilter", "blob:none"], what="git config")
+    state = {"version": 1, "source": source, "url": url, "commit": None, "cases": []}
+    _write_marker(target, state)
+    return state, False
+
+
+def _write_marker(target: Path, state: dict[str, Any]) -> None:
+    """Write the record atomically, so an interruption never leaves half a file."""
+    path = target / ".git" / MARKER
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(state, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+@contextlib.contextmanager
+def _locked(target: Path) -> Iterator[None]:
+    """Hold the copy's lock; a lock left by a process that is gone is taken over."""
+    path = target / ".git" / LOCK
+    for _attempt in range(2):
+        try:
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            if _lock_is_stale(path):
+                path.unlink(missing_ok=True)
+                continue
+            raise FetchError(
+                f"another fetch is running in {target} (lock {path}); wait for it to finish."
+            ) from None
+        with os.fdopen(fd, "w") as handle:
+            handle.write(str(os.getpid()))
+        break
+    try:
+        yield
+    finally:
+        path.unlink(missing_ok=True)
+
+
+def _lock_is_stale(path: Path) -> bool:
+    """Whether the process that wrote a lock is gone."""
+    try:
+        pid = int(path.read_text().strip() or "0")
+    except (OSError, ValueError):
+        return True
+    if pid <= 0:
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+# --- what to check out ---------------------------------------------------------
+
+
+def _casebook_prefix(files: list[str]) -> str | None:
+    """'' or 'JunoBench/': where the descriptor lies in the repository."""
+    if "benchmark_desc.xlsx" in files:
+        return ""
+    if "JunoBench/benchmark_desc.xlsx" in files:
+        return "JunoBench/"
+    return None
+
+
+def _patterns(prefix: str, cases: list[str]) -> list[str]:
+    """Non-cone sparse-checkout patterns: the descriptor files and the chosen case folders."""
+    patterns = ["/.gitattributes"]
+    patterns += [f"/{prefix}{name}" for name in DESCRIPTOR_FILES]
+    patterns += [f"/{prefix}benchmark/{name}/" for name in cases]
+    return list(dict.fromkeys(patterns))
+
+
+def _checkout_words(cases: list[str]) -> str:
+    if not cases:
+        return "checking out the descriptor files"
+    return f"checking out the descriptor files and {len(cases)} case folder(s): {', '.join(cases)}"
+
+
+def _pointers(target: Path, prefix: str, cases: list[str]) -> list[str]:
+    """Repository-relative paths of checked-out files that are still Git LFS pointers."""
+    found: list[str] = []
+    roots = [target / prefix / name for name in DESCRIPTOR_FILES]
+    roots += [target / prefix / "benchmark" / name for name in cases]
+    for root in roots:
+        candidates = [root] if root.is_file() else (p for p in root.rglob("*") if p.is_file()) if root.is_dir() else []
+        for path in candidates:
+            if path.stat().st_size <= 1024:
+                with path.open("rb") as handle:
+                    if handle.read(len(LFS_POINTER)) == LFS_POINTER:
+                        found.append(path.relative_to(target).as_posix())
+    return sorted(found)
+
+
+def _roots(prefix: str, cases: list[str]) -> list[str]:
+    """Repository-relative pathspecs of what the copy checks out."""
+    return [f"{prefix}{name}" for name in DESCRIPTOR_FILES] + [f"{prefix}benchmark/{name}" for name in cases]
+
+
+def _restore(git: _Git, target: Path, paths: list[str], lfs: bool, report: ProgressCallback) -> None:
+    """Write these files from the commit, with their large-file content when git-lfs is here.
+
+    Not `git lfs pull --include`: git-lfs scans every small blob of the commit
+    for pointers, and in a partial clone that fetches the files of every case.
+    Checking out a file with the LFS smudge filter on fetches only its object.
+    """
+    if lfs:
+        git.run(["lfs", "install", "--local"], what="git lfs install --local")
+        report(Progress("lfs", 0.0, f"downloading {len(paths)} large file(s) (git-lfs)"))
+    env = {"GIT_LFS_SKIP_SMUDGE": "0"} if lfs else {}
+    chunk = 50
+    for start in range(0, len(paths), chunk):
+        part = paths[start : start + chunk]
+        for rel in part:
+            # A pointer file has the stat of the index entry, so git would keep it.
+            (target / rel).unlink(missing_ok=True)
+        git.run(["checkout", "--", *part], what="checkout of large files", env=env)
+        if lfs:
+            done = min(len(paths), start + chunk)
+            report(Progress("lfs", 100.0 * done / len(paths), f"downloading large files (git-lfs): {done}/{len(paths)}"))
+
+
+def _tree_size(root: Path) -> tuple[int, int]:
+    """Files and bytes under a folder (0, 0 when it does not exist)."""
+    count = total = 0
+    if not root.exists():
+        return 0, 0
+    for dirpath, _dirs, names in os.walk(root):
+        for name in names:
+            try:
+                total += os.lstat(os.path.join(dirpath, name)).st_size
+                count += 1
+            except OSError:
+                continue
+    return count, total
+
+
+# --- git -----------------------------------------------------------------------
+
+
+def _require_git() -> None:
+    if shutil.which("git") is None:
+        raise FetchError(
+            "git is not installed (or not on PATH): fetching cases uses a git partial clone; "
+            "install git (e.g. apt-get install git) and try again."
+        )
+
+
+def _has_git_lfs() -> bool:
+    try:
+        return subprocess.run(["git", "lfs", "version"], capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+class _Git:
+    """git commands in one copy, with the environment a sparse fetch needs."""
+
+    def __init__(self, cwd: Path, timeout: float) -> None:
+        self.cwd = cwd
+        self.timeout = timeout
+        self.env = {
+            **os.environ,
+            "GIT_TERMINAL_PROMPT": "0",
+            # Large files are pulled for the chosen paths only, by `git lfs pull`.
+            "GIT_LFS_SKIP_SMUDGE": "1",
+            "GIT_ADVICE": "0",
+            "LC_ALL": "C",
+        }
+
+    def _base(self) -> list[str]:
+        # A copy made by root for another user, or in a container, is still ours.
+        return ["git", "-c", "advice.detachedHead=false", "-c", f"safe.directory={self.cwd}", "-C", str(self.cwd)]
+
+    def output(self, args: list[str]) -> str:
+        done = subprocess.run(
+            self._base() + args, capture_output=True, text=True, env=self.env, timeout=self.timeout
+        )
+        if done.returncode != 0:
+            raise FetchError(f"git {args[0]} failed in {self.cwd}: {_last_lines(done.stderr)}")
+        return done.stdout
+
+    def ok(self, args: list[str]) -> bool:
+        return (
+            subprocess.run(self._base() + args, capture_output=True, env=self.env, timeout=self.timeout).returncode
+            == 0
+        )
+
+    def has_object(self, sha: str) -> bool:
+        return self.ok(["cat-file", "-e", f"{sha}^{{commit}}"])
+
+    def object_counts(self) -> tuple[int, int]:
+        """Objects in the copy and their bytes on disk (``git count-objects -v``)."""
+        text = self.output(["count-objects", "-v"])
+        values = dict(
+            (k.strip(), int(v)) for k, v in (line.split(":", 1) for line in text.splitlines() if ":" in line)
+            if v.strip().isdigit()
+        )
+        return (
+            values.get("count", 0) + values.get("in-pack", 0),
+            (values.get("size", 0) + values.get("size-pack", 0)) * 1024,
+        )
+
+    def run(
+        self,
+        args: list[str],
+        *,
+        what: str,
+        progress: Callable[[Optional[float], str], None] | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        """Run git, reporting the percentages it prints; raise FetchError with its reason."""
+        proc = subprocess.Popen(
+            self._base() + args,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env={**self.env, **(env or {})},
+        )
+        tail = ""
+        deadline = time.monotonic() + self.timeout
+        assert proc.stderr is not None
+        buffer = b""
+        try:
+            while True:
+                chunk = proc.stderr.read1(4096) if hasattr(proc.stderr, "read1") else proc.stderr.read(4096)
+                if not chunk:
+                    break
+                buffer += chunk
+                parts = re.split(rb"[\r\n]", buffer)
+                buffer = parts.pop()
+                for raw in parts:
+                    line = raw.decode("utf-8", "replace").strip()
+                    if not line:
+                        continue
+                    tail = (tail + "\n" + line)[-4000:]
+                    match = GIT_PROGRESS.search(line)
+                    if match and progress is not None:
+                        progress(float(match.group(2)), match.group(1).lower())
+                if time.monotonic() > deadline:
+                    proc.kill()
+                    raise FetchError(
+                        f"{what} got no answer within {self.timeout:.0f} s; the source may be unreachable "
+                        "(there may be no network here)."
+                    )
+            code = proc.wait(timeout=max(1.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise FetchError(f"{what} did not finish within {self.timeout:.0f} s.") from None
+        except BaseException:
+            # An interruption (Ctrl-C) stops git too; the next fetch resumes.
+            proc.kill()
+            proc.wait()
+            raise
+        tail = (tail + "\n" + buffer.decode("utf-8", "replace")).strip()
+        if code != 0:
+            raise FetchError(
+                f"{what} failed ({_last_lines(tail) or f'exit code {code}'}). The source may be "
+                "unreachable or not a git repository."
+            )
+
+
+def _last_lines(text: str, n: int = 3) -> str:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip() and "promisor remote" not in line]
+    return " ".join(lines[-n:])
+
+
+# --- command line --------------------------------------------------------------
+
+
+class _Bar:
+    """Progress for people: a bar on a terminal, plain lines otherwise."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+        self.last: tuple[str, int] = ("", -1)
+
+    def __call__(self, p: Progress) -> None:
+        if self.tty:
+            if p.percent is None:
+                self.stream.write(f"\r\x1b[K{p.detail}\n")
+            else:
+                filled = int(p.percent / 5)
+                self.stream.write(f"\r\x1b[K[{'#' * filled}{'.' * (20 - filled)}] {p.percent:3.0f}% {p.detail}")
+                if p.percent >= 100:
+                    self.stream.write("\n")
+        else:
+            # Plain lines: each phase once, then every quarter.
+            step = -1 if p.percent is None else int(p.percent // 25)
+            key = (f"{p.phase}:{p.detail}", step)
+            if key == self.last:
+                return
+            self.last = key
+            self.stream.write(p.detail + (f" {p.percent:.0f}%" if p.percent is not None else "") + "\n")
+        self.stream.flush()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m jupyterlab_junobench fetch <dest> [--source S] [--cases a,b] [--json]``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m jupyterlab_junobench fetch",
+        description="Fetch the descriptor files and chosen case folders of a JunoBench git repository.",
+    )
+    parser.add_argument("dest")
+    parser.add_argument("--source", default=None, help="repository URL or local folder (new copies)")
+    parser.add_argument("--cases", default="", help="comma-separated case names")
+    parser.add_argument("--timeout", type=float, default=1800.0)
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON on stdout")
+    args = parser.parse_args(argv)
+    cases = [c.strip() for c in args.cases.split(",") if c.strip()]
+    try:
+        summary = fetch_cases(
+            args.dest, cases, args.source, progress=_Bar(sys.stderr), timeout=args.timeout
+        )
+    except FetchError as err:
+        print(f"junobench fetch: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(
+            f"\njunobench fetch: interrupted; run the same command again to resume in {args.dest}.",
+            file=sys.stderr,
+        )
+        return 130
+    if args.json:
+        print(json.dumps(summary.to_json(), indent=1))
+    else:
+        print(f"{len(summary.cases)} case folder(s) in {summary.casebook}: {', '.join(summary.cases) or '(none)'}")
+        print(f"disk used: {describe_bytes(summary.disk_bytes)}")
+    return 0
+
