@@ -9,12 +9,17 @@ export CI=${CI:-}
 export MPLBACKEND=Agg
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
-if ! command -v chromium >/dev/null 2>&1; then
+# chromium for the browser tests; git-lfs so the sparse-fetch tests also cover
+# data files tracked by git-lfs, as the dataset's are (they test plain files without it).
+apt_wanted=()
+command -v chromium >/dev/null 2>&1 || apt_wanted+=(chromium)
+git lfs version >/dev/null 2>&1 || apt_wanted+=(git-lfs)
+if [ ${#apt_wanted[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ]; then
-    echo "== apt-get install chromium"
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || echo "chromium could not be installed" >&2
+    echo "== apt-get install ${apt_wanted[*]}"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_wanted[@]}" >/dev/null) || echo "${apt_wanted[*]} could not be installed" >&2
   else
-    echo "chromium is missing: run 'sudo apt-get install -y chromium' for the browser tests" >&2
+    echo "missing: ${apt_wanted[*]}; run 'sudo apt-get install -y ${apt_wanted[*]}' for the browser tests and the git-lfs fetch tests" >&2
   fi
 fi
 
@@ -81,6 +86,8 @@ fi
 step "check corpus up to date (scripts/make_check_corpus.py --check)" python scripts/make_check_corpus.py --check
 # Every learner repair of the corpus, and the real cases' fixed notebooks, through junobench check.
 step "check corpus (junobench check on 165 repairs, 100% agreement)" node scripts/check-corpus.js --jobs 2 --json junobench-check-corpus.json
+
+step "sparse fetch benchmark (2 cases against a full clone of the fixture)" python scripts/benchmark-fetch.py
 
 step "wheel (installs without Node.js)" bash -c 'rm -rf dist && python -m build --wheel --no-isolation -o dist >/dev/null && JUNOBENCH_WHEEL="$(ls dist/*.whl | head -1)" python -m pytest tests/test_wheel.py -q -p no:cacheprovider'
 step "galata (browser tests)" bash scripts/ui-tests.sh

@@ -7,6 +7,18 @@
  * Chromium side by side.
  */
 const baseConfig = require('@jupyterlab/galata/lib/playwright-config');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+// One contents root that the server and the specs both know (the specs put
+// on disk what the Contents API cannot make, e.g. a git sparse copy); workers
+// and the web server inherit it from this process.
+if (!process.env.JUPYTERLAB_GALATA_ROOT_DIR) {
+  process.env.JUPYTERLAB_GALATA_ROOT_DIR = fs.mkdtempSync(
+    path.join(os.tmpdir(), 'junobench-ui-tests-')
+  );
+}
 
 const CHROMIUM = process.env.JUNOBENCH_CHROMIUM || '/usr/bin/chromium';
 // The test server's port; jupyter_server_test_config.py reads the same variable.

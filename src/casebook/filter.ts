@@ -4,6 +4,7 @@
  */
 
 import { LIBRARY_LABELS } from './library';
+import { runnability } from './runnable';
 import type { ICase } from './types';
 
 /** What the catalogue is asked for: free text plus selected facet values. */
@@ -22,6 +23,8 @@ export interface ICaseQuery {
   notebookSpecificOnly: boolean;
   /** Selected statuses (as `statusOf` reports them); empty or absent for all. */
   status?: string[];
+  /** Only cases that can run here (see `runnability`). */
+  runnableOnly?: boolean;
 }
 
 /** The facets a query can select values of. */
@@ -59,6 +62,8 @@ export interface ICaseFacets {
   status: IFacetValue[];
   /** Notebook-specific cases among those matching everything but that switch. */
   notebookSpecific: number;
+  /** Cases runnable here among those matching everything but that switch. */
+  runnable: number;
 }
 
 /** The status of a case by name, e.g. `new`, `attempted`, `solved`. */
@@ -75,7 +80,8 @@ export function emptyQuery(): ICaseQuery {
     rootCause: [],
     pipelineStage: [],
     notebookSpecificOnly: false,
-    status: []
+    status: [],
+    runnableOnly: false
   };
 }
 
@@ -161,7 +167,8 @@ namespace Private {
   export const HAYSTACK = new WeakMap<ICase, string>();
 
   /**
-   * Failure bits: one per facet, one for the text, one for the notebook switch.
+   * Failure bits: one per facet, one for the text, one each for the
+   * notebook-specific and runnable switches.
    */
   const FACET_BIT: Record<CaseFacet, number> = {
     library: 1,
@@ -172,6 +179,7 @@ namespace Private {
   };
   export const TEXT_BIT = 32;
   export const NB_BIT = 64;
+  export const RUN_BIT = 128;
 
   /**
    * A query prepared for repeated matching.
@@ -180,6 +188,7 @@ namespace Private {
     terms: string[];
     selections: [CaseFacet, Set<string>][];
     notebookSpecificOnly: boolean;
+    runnableOnly: boolean;
     statusOf?: StatusOf;
   }
 
@@ -192,6 +201,7 @@ namespace Private {
     cases: readonly ICase[];
     text: string[];
     notebookSpecific: Uint8Array;
+    runnable: Uint8Array;
     facets: Record<StaticFacet, { ids: Uint32Array; values: string[] }>;
   }
 
@@ -232,6 +242,7 @@ namespace Private {
       notebookSpecific: Uint8Array.from(cases, c =>
         c.notebookSpecific ? 1 : 0
       ),
+      runnable: Uint8Array.from(cases, c => (runnability(c).runnable ? 1 : 0)),
       facets
     };
     INDEX.set(cases, index);
@@ -305,7 +316,9 @@ namespace Private {
       });
     }
     const nbOnly = query.notebookSpecificOnly;
+    const runOnly = query.runnableOnly ?? false;
     let notebookSpecific = 0;
+    let runnable = 0;
     for (let i = 0; i < n; i++) {
       let failed = 0;
       for (let f = 0; f < columns.length; f++) {
@@ -317,6 +330,10 @@ namespace Private {
       const nb = index.notebookSpecific[i] === 1;
       if (nbOnly && !nb) {
         failed |= NB_BIT;
+      }
+      const run = index.runnable[i] === 1;
+      if (runOnly && !run) {
+        failed |= RUN_BIT;
       }
       if (terms.length > 0) {
         const text = index.text[i];
@@ -341,6 +358,9 @@ namespace Private {
       }
       if (nb && (failed & ~NB_BIT) === 0) {
         notebookSpecific++;
+      }
+      if (run && (failed & ~RUN_BIT) === 0) {
+        runnable++;
       }
     }
     const result: Record<CaseFacet, IFacetValue[]> = {
@@ -376,7 +396,7 @@ namespace Private {
                 : 0
         );
     }
-    return { ...result, notebookSpecific };
+    return { ...result, notebookSpecific, runnable };
   }
 
   /**
@@ -413,6 +433,7 @@ namespace Private {
       terms: query.text.toLowerCase().split(/\s+/).filter(Boolean),
       selections,
       notebookSpecificOnly: query.notebookSpecificOnly,
+      runnableOnly: query.runnableOnly ?? false,
       statusOf
     };
   }
@@ -429,6 +450,9 @@ namespace Private {
     }
     if (compiled.notebookSpecificOnly && !item.notebookSpecific) {
       failed |= NB_BIT;
+    }
+    if (compiled.runnableOnly && !runnability(item).runnable) {
+      failed |= RUN_BIT;
     }
     if (compiled.terms.length > 0) {
       const text = searchText(item);

@@ -58,6 +58,11 @@ export class CatalogueModel {
     return this._visible;
   }
 
+  /** Cases runnable here among those matching the rest of the query. */
+  get runnableCount(): number {
+    return this._runnable;
+  }
+
   /** Counts for each facet. */
   get facets(): Readonly<Record<FacetKey, IFacetValue[]>> {
     return this._facets;
@@ -89,6 +94,14 @@ export class CatalogueModel {
     this._recompute();
   }
 
+  /** Show only the cases that can run here, or all. */
+  setRunnableOnly(on: boolean): void {
+    if (on !== (this._query.runnableOnly ?? false)) {
+      this._query = { ...this._query, runnableOnly: on };
+      this._recompute();
+    }
+  }
+
   /** Filter by learner status (empty: all). */
   setStatus(statuses: string[]): void {
     this._query = { ...this._query, status: statuses };
@@ -111,9 +124,12 @@ export class CatalogueModel {
     return this._statusFacet;
   }
 
-  /** Clear every filter. */
+  /** Clear every filter ("Runnable here" is a view of the casebook, not a filter, and stays). */
   clear(): void {
-    this._query = emptyQuery();
+    this._query = {
+      ...emptyQuery(),
+      runnableOnly: this._query.runnableOnly ?? false
+    };
     this._recompute();
   }
 
@@ -133,6 +149,7 @@ export class CatalogueModel {
       this._statusOf
     );
     this._visible = visible;
+    this._runnable = counts.runnable;
     const facets = {} as Record<FacetKey, IFacetValue[]>;
     for (const key of FACETS) {
       const selected = new Set(this._query[key]);
@@ -165,5 +182,6 @@ export class CatalogueModel {
   };
   private _statusOf: ((name: string) => string) | undefined;
   private _statusFacet: IFacetValue[] = [];
+  private _runnable = 0;
   private _changed = new Signal<this, void>(this);
 }

@@ -8,9 +8,12 @@ import type {
 } from '@jupyterlab/application';
 import { ICommandPalette } from '@jupyterlab/apputils';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
+import { IStateDB } from '@jupyterlab/statedb';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
+import { mostlyIncomplete } from '../casebook/runnable';
 import { junobenchIcon } from '../icons';
+import { CaseFetcher } from '../model/caseFetcher';
 import { CatalogueModel } from '../model/catalogue';
 import type { RevealPolicy } from '../repair/reveal';
 import {
@@ -25,6 +28,9 @@ import { CommandIDs } from './commands';
 
 /** The panel plugin id (settings in schema/panel.json). */
 export const PANEL_PLUGIN_ID = 'jupyterlab-junobench:panel';
+
+/** IStateDB key of the "Runnable here" choice, per casebook path. */
+const RUNNABLE_KEY = 'jupyterlab-junobench:runnable-only';
 
 /**
  * Adds the case list to the left area.
@@ -42,7 +48,8 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
     ITranslator,
     ICommandPalette,
     ISettingRegistry,
-    IWorkshopManager
+    IWorkshopManager,
+    IStateDB
   ],
   activate: (
     app: JupyterFrontEnd,
@@ -53,7 +60,8 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
     translator: ITranslator | null,
     palette: ICommandPalette | null,
     registry: ISettingRegistry | null,
-    workshops: IWorkshopManager | null
+    workshops: IWorkshopManager | null,
+    state: IStateDB | null
   ): void => {
     const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
     const model = new CatalogueModel();
@@ -65,6 +73,7 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
       onOpen: name => app.commands.execute(CommandIDs.openCase, { name }),
       // Showing the case list is the cue to warm a kernel for the case to come.
       onShow: () => opener?.warmUp?.(),
+      onFetch: name => fetchCase(name),
       onLeaveWorkshop: workshops
         ? () => app.commands.execute(CommandIDs.leaveWorkshop)
         : undefined
@@ -126,9 +135,88 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
         );
       }
     };
+    // "Fetch this case": through the server, into a sparse copy only.
+    const fetcher = new CaseFetcher({
+      serverSettings: app.serviceManager.serverSettings
+    });
+    fetcher.progress.connect((_, { name, state }) =>
+      panel.setFetchProgress(name, state)
+    );
+    const fetchCase = async (name: string): Promise<void> => {
+      const path = manager.path;
+      const result = await fetcher.fetch(path, name);
+      if (result.state === 'done' && manager.path === path) {
+        await manager.load(path);
+        panel.setFetchProgress(name, null);
+      }
+    };
+    let sourceFor: string | null = null;
+    const checkSource = () => {
+      const path = manager.path;
+      if (!manager.casebook || path === sourceFor) {
+        return;
+      }
+      sourceFor = path;
+      panel.setFetchSource(null);
+      void fetcher.source(path).then(s => {
+        if (manager.path === path) {
+          // Only a sparse copy can take fetched cases; for any other
+          // casebook the question does not arise.
+          panel.setFetchSource(
+            s.source !== null
+              ? { fetchable: s.fetchable, reason: s.reason }
+              : null
+          );
+        }
+      });
+    };
+
+    // "Runnable here" is remembered per casebook; it starts on when most
+    // cases of the casebook cannot run here.
+    let runnableFor: string | null = null;
+    let runnableChoices: Record<string, boolean> = {};
+    const stateLoaded = state
+      ? state
+          .fetch(RUNNABLE_KEY)
+          .then(value => {
+            if (value && typeof value === 'object' && !Array.isArray(value)) {
+              runnableChoices = value as Record<string, boolean>;
+            }
+          })
+          .catch(() => undefined)
+      : Promise.resolve();
+    const applyRunnable = () => {
+      const book = manager.casebook;
+      if (!book || manager.path === runnableFor) {
+        return;
+      }
+      runnableFor = manager.path;
+      const stored = runnableChoices[manager.path];
+      model.setRunnableOnly(
+        typeof stored === 'boolean' ? stored : mostlyIncomplete(book.cases)
+      );
+    };
+    model.changed.connect(() => {
+      const on = model.query.runnableOnly ?? false;
+      if (
+        runnableFor !== null &&
+        runnableFor === manager.path &&
+        runnableChoices[runnableFor] !== on &&
+        (runnableChoices[runnableFor] !== undefined ||
+          on !== mostlyIncomplete(manager.casebook?.cases ?? []))
+      ) {
+        runnableChoices = { ...runnableChoices, [runnableFor]: on };
+        void state?.save(RUNNABLE_KEY, runnableChoices);
+      }
+    });
+
     manager.changed.connect(sync);
+    manager.changed.connect(checkSource);
+    manager.changed.connect(() => void stateLoaded.then(applyRunnable));
     workshops?.changed.connect(sync);
     sync();
+    checkSource();
+    void stateLoaded.then(applyRunnable);
 
     app.shell.add(panel, 'left', { rank: 600 });
     restorer?.add(panel, 'jupyterlab-junobench:panel');

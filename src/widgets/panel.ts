@@ -13,6 +13,8 @@ import type { LabIcon } from '@jupyterlab/ui-components';
 
 import { displayEname } from '../casebook/display';
 import { LIBRARY_LABELS } from '../casebook/library';
+import { runnability } from '../casebook/runnable';
+import type { MissingPart } from '../casebook/runnable';
 import type { ICase } from '../casebook/types';
 import type { CaseStatus } from '../tokens';
 import { FACETS } from '../model/catalogue';
@@ -37,6 +39,7 @@ export class CasebookPanel extends SidePanel {
     this._onOpen = options.onOpen;
     this._onLeaveWorkshop = options.onLeaveWorkshop ?? null;
     this._onShow = options.onShow ?? null;
+    this._onFetch = options.onFetch ?? null;
     this._statusOf = options.statusOf ?? (() => 'not-started');
     this.id = 'jp-junobench-panel';
     this.addClass('jp-Junobench-panel');
@@ -106,6 +109,31 @@ export class CasebookPanel extends SidePanel {
       // Only the countdown text changes every second, not the list.
       this._tick = setInterval(() => this._renderCountdown(), 1000);
     }
+    this.update();
+  }
+
+  /**
+   * Say whether missing cases can be fetched into this casebook from the
+   * panel ("Fetch this case"), or why not; null when the question does not
+   * arise (the casebook is not a sparse copy).
+   */
+  setFetchSource(state: CasebookPanel.IFetchSource | null): void {
+    this._fetchSource = state;
+    this._rowsStale();
+    this.update();
+  }
+
+  /** Show how fetching one case stands (null forgets it). */
+  setFetchProgress(
+    name: string,
+    state: CasebookPanel.IFetchProgress | null
+  ): void {
+    if (state) {
+      this._fetches.set(name, state);
+    } else {
+      this._fetches.delete(name);
+    }
+    this._rowsStale();
     this.update();
   }
 
@@ -181,6 +209,17 @@ export class CasebookPanel extends SidePanel {
     search.addEventListener('input', () => this._model.setText(search.value));
     this._search = search;
 
+    const runLabel = document.createElement('label');
+    runLabel.className = 'jp-Junobench-runOnly';
+    const runOnly = document.createElement('input');
+    runOnly.type = 'checkbox';
+    runOnly.addEventListener('change', () =>
+      this._model.setRunnableOnly(runOnly.checked)
+    );
+    this._runOnlyText = document.createTextNode('');
+    runLabel.append(runOnly, this._runOnlyText);
+    this._runOnly = runOnly;
+
     const filters = document.createElement('details');
     filters.className = 'jp-Junobench-filters';
     filters.open = true;
@@ -245,7 +284,7 @@ export class CasebookPanel extends SidePanel {
       this._limit += PAGE;
       this._renderList();
     });
-    root.append(header, search, filters, list, this._more);
+    root.append(header, search, runLabel, filters, list, this._more);
   }
 
   private _buildWorkshop(): HTMLElement {
@@ -397,6 +436,11 @@ export class CasebookPanel extends SidePanel {
     }
     this._renderStatusFacet();
     this._nbOnly.checked = this._model.query.notebookSpecificOnly;
+    this._runOnly.checked = this._model.query.runnableOnly ?? false;
+    this._runOnlyText.data = trans.__(
+      'Runnable here (%1)',
+      this._model.runnableCount
+    );
     if (this._search.value !== this._model.query.text) {
       this._search.value = this._model.query.text;
     }
@@ -493,10 +537,10 @@ export class CasebookPanel extends SidePanel {
     // only reorders existing rows.
     const rows: HTMLLIElement[] = [];
     for (const c of cases.slice(0, this._limit)) {
-      const status = this._statusOf(c.name);
+      const key = this._rowKey(c);
       let row = this._rows.get(c);
-      if (!row || row.status !== status) {
-        row = { status, node: this._renderCase(c) };
+      if (!row || row.status !== key) {
+        row = { status: key, node: this._renderCase(c) };
         this._rows.set(c, row);
       }
       rows.push(row.node);
@@ -558,12 +602,203 @@ export class CasebookPanel extends SidePanel {
     open.textContent = trans.__('Open');
     open.setAttribute('aria-label', trans.__('Open case %1', c.name));
     open.disabled = !c.files.reproduced;
-    if (open.disabled) {
-      open.title = trans.__('This case has no reproduced notebook.');
-    }
     open.addEventListener('click', () => void this._onOpen(c.name));
     item.append(top, error, open);
+
+    const { runnable, missing } = runnability(c);
+    const blocking = missing.filter(m => m !== 'fixed');
+    if (!runnable) {
+      // The reason is text in the row, not only a tooltip.
+      const why = document.createElement('div');
+      why.className = 'jp-Junobench-caseBlocked';
+      why.id = `jp-junobench-blocked-${c.name}`;
+      why.textContent = open.disabled
+        ? trans.__(
+            'Cannot open here: %1',
+            blocking.map(m => this._missingText(m)).join('; ')
+          )
+        : trans.__(
+            'Not runnable here: %1',
+            blocking.map(m => this._missingText(m)).join('; ')
+          );
+      open.setAttribute('aria-describedby', why.id);
+      item.appendChild(why);
+    }
+
+    const expanded = this._expanded.has(c.name);
+    const toggle = document.createElement('button');
+    toggle.className = 'jp-Junobench-details jp-mod-styled';
+    toggle.textContent = expanded
+      ? trans.__('Hide details')
+      : trans.__('Details');
+    toggle.setAttribute('aria-expanded', String(expanded));
+    toggle.setAttribute('aria-label', trans.__('Details of case %1', c.name));
+    const cardId = `jp-junobench-card-${c.name}`;
+    toggle.setAttribute('aria-controls', cardId);
+    toggle.addEventListener('click', () => {
+      if (this._expanded.has(c.name)) {
+        this._expanded.delete(c.name);
+      } else {
+        this._expanded.add(c.name);
+      }
+      this._rows.delete(c);
+      this._renderList();
+      this._list
+        .querySelector<HTMLButtonElement>(
+          `[data-case="${CSS.escape(c.name)}"] .jp-Junobench-details`
+        )
+        ?.focus();
+    });
+    // In the name line, so a collapsed row is no taller than before.
+    top.appendChild(toggle);
+    if (expanded) {
+      item.appendChild(this._renderCard(c, cardId, missing));
+    }
     return item;
+  }
+
+  /**
+   * The case card: the datasets with their licences and links, what the
+   * folder lacks and, for a case that cannot run, "Fetch this case".
+   */
+  private _renderCard(
+    c: ICase,
+    id: string,
+    missing: MissingPart[]
+  ): HTMLElement {
+    const trans = this.trans;
+    const card = document.createElement('section');
+    card.className = 'jp-Junobench-caseCard';
+    card.id = id;
+    card.setAttribute('aria-label', trans.__('Case %1', c.name));
+    for (const d of c.datasets) {
+      const line = document.createElement('div');
+      line.className = 'jp-Junobench-dataset';
+      const label = document.createElement('span');
+      label.className = 'jp-Junobench-cardLabel';
+      label.textContent = trans.__('Dataset:');
+      let title: HTMLElement;
+      if (/^https?:\/\//i.test(d.url)) {
+        const link = document.createElement('a');
+        link.href = d.url;
+        link.target = '_blank';
+        link.rel = 'noopener noreferrer';
+        title = link;
+      } else {
+        title = document.createElement('span');
+      }
+      title.textContent = d.title || trans.__('(untitled)');
+      const licence = document.createElement('span');
+      licence.className = 'jp-Junobench-licence';
+      licence.textContent = trans.__(
+        'licence: %1',
+        d.license || trans.__('not stated')
+      );
+      line.append(label, title, document.createTextNode(' · '), licence);
+      card.appendChild(line);
+    }
+    if (c.datasets.length === 0) {
+      const none = document.createElement('div');
+      none.textContent = trans.__('The descriptor credits no dataset.');
+      card.appendChild(none);
+    }
+    if (missing.length) {
+      const list = document.createElement('ul');
+      list.className = 'jp-Junobench-missing';
+      list.setAttribute('aria-label', trans.__('Missing here'));
+      for (const m of missing) {
+        const li = document.createElement('li');
+        li.textContent = this._missingText(m);
+        list.appendChild(li);
+      }
+      const head = document.createElement('div');
+      head.className = 'jp-Junobench-cardLabel';
+      head.textContent = trans.__('Missing here:');
+      card.append(head, list);
+    }
+    const blocked = missing.some(m => m !== 'fixed');
+    const source = this._fetchSource;
+    if (blocked && source) {
+      const progress = this._fetches.get(c.name) ?? null;
+      if (source.fetchable && this._onFetch) {
+        const fetch = document.createElement('button');
+        fetch.className = 'jp-Junobench-fetch jp-mod-styled jp-mod-accept';
+        fetch.textContent = trans.__('Fetch this case');
+        fetch.setAttribute('aria-label', trans.__('Fetch case %1', c.name));
+        fetch.disabled = progress?.state === 'running';
+        fetch.addEventListener('click', () => void this._onFetch?.(c.name));
+        card.appendChild(fetch);
+      } else if (source.reason) {
+        const why = document.createElement('div');
+        why.className = 'jp-Junobench-fetchOff';
+        why.textContent = source.reason;
+        card.appendChild(why);
+      }
+      if (progress) {
+        const status = document.createElement('div');
+        status.className = 'jp-Junobench-fetchStatus';
+        status.setAttribute('role', 'status');
+        if (progress.state === 'running') {
+          const bar = document.createElement('progress');
+          bar.max = 100;
+          if (progress.percent !== null) {
+            bar.value = progress.percent;
+          }
+          bar.setAttribute('aria-label', trans.__('Fetching %1', c.name));
+          status.append(
+            bar,
+            document.createTextNode(
+              ' ' + (progress.detail || trans.__('Fetching…'))
+            )
+          );
+        } else if (progress.state === 'failed') {
+          status.classList.add('jp-mod-error');
+          status.textContent = trans.__(
+            'The fetch failed: %1',
+            progress.error ?? ''
+          );
+        } else {
+          status.textContent = trans.__('Fetched; reloading the casebook…');
+        }
+        card.appendChild(status);
+      }
+    }
+    return card;
+  }
+
+  /** What a missing part means for the learner. */
+  private _missingText(part: MissingPart): string {
+    const trans = this.trans;
+    switch (part) {
+      case 'folder':
+        return trans.__('the case folder (notebooks and input data)');
+      case 'reproduced':
+        return trans.__('the reproduced notebook');
+      case 'data':
+        return trans.__(
+          'the input data (the descriptor credits a dataset, the folder has no data files)'
+        );
+      case 'fixed':
+        return trans.__(
+          'the reference fix (a repair cannot be checked against it)'
+        );
+    }
+  }
+
+  /** What a rendered row depends on besides the case itself. */
+  private _rowKey(c: ICase): string {
+    const fetch = this._fetches.get(c.name);
+    return [
+      this._statusOf(c.name),
+      this._expanded.has(c.name) ? 'open' : '',
+      this._fetchSource ? `${this._fetchSource.fetchable}` : '',
+      fetch ? `${fetch.state}:${fetch.percent}:${fetch.detail}` : ''
+    ].join('|');
+  }
+
+  /** Forget rendered rows so they are rebuilt with new fetch state. */
+  private _rowsStale(): void {
+    this._rows = new WeakMap();
   }
 
   private _statusLabel(status: CaseStatus): string {
@@ -584,6 +819,12 @@ export class CasebookPanel extends SidePanel {
   private _onOpen: (name: string) => Promise<void> | void;
   private _onLeaveWorkshop: (() => Promise<void> | void) | null;
   private _onShow: (() => void) | null;
+  private _onFetch: ((name: string) => Promise<void> | void) | null;
+  private _fetchSource: CasebookPanel.IFetchSource | null = null;
+  private _fetches = new Map<string, CasebookPanel.IFetchProgress>();
+  private _expanded = new Set<string>();
+  private _runOnly!: HTMLInputElement;
+  private _runOnlyText!: Text;
   private _workshop: CasebookPanel.IWorkshop | null = null;
   private _tick: ReturnType<typeof setInterval> | null = null;
   private _workshopNode!: HTMLElement;
@@ -639,6 +880,28 @@ export namespace CasebookPanel {
     onLeaveWorkshop?: () => Promise<void> | void;
     /** Called when the panel comes on screen. */
     onShow?: () => void;
+    /** Called when the learner asks to fetch a case missing here. */
+    onFetch?: (name: string) => Promise<void> | void;
+  }
+
+  /** Whether missing cases can be fetched into the casebook from the panel. */
+  export interface IFetchSource {
+    /** Whether "Fetch this case" is offered. */
+    fetchable: boolean;
+    /** Why not, as a sentence, or null. */
+    reason: string | null;
+  }
+
+  /** How fetching one case stands. */
+  export interface IFetchProgress {
+    /** Running, done or failed. */
+    state: 'running' | 'done' | 'failed';
+    /** Percentage of the current phase, when known. */
+    percent: number | null;
+    /** What is happening, in words. */
+    detail: string;
+    /** Why it failed. */
+    error: string | null;
   }
 
   /** What the panel shows of the active workshop. */

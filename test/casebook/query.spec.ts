@@ -7,7 +7,8 @@ import {
   emptyQuery,
   facetCounts,
   filterCases,
-  queryCases
+  queryCases,
+  runnability
 } from '../../src/casebook';
 import type { ICase, ICaseQuery } from '../../src/casebook';
 
@@ -41,7 +42,16 @@ function makeCase(i: number): ICase {
     crashType,
     pipelineStage,
     mlBug: 'ML bug',
-    row: i
+    row: i,
+    datasets: next(2) ? [{ title: 'd', license: 'CC0', url: '' }] : [],
+    files: {
+      folder: next(3) ? `benchmark/${name}` : null,
+      original: true,
+      reproduced: next(4) > 0,
+      fixed: next(2) > 0,
+      readme: true,
+      data: next(2) ? [`benchmark/${name}/data.csv`] : []
+    }
   });
 }
 
@@ -64,9 +74,12 @@ describe('queryCases', () => {
         crashType: ['value error', 'key error'],
         rootCause: ['API misuse', 'NB specific'],
         status: ['solved', 'attempted'],
-        notebookSpecificOnly: true
+        notebookSpecificOnly: true,
+        runnableOnly: true
       }
-    ]
+    ],
+    ['runnable only', { runnableOnly: true }],
+    ['runnable only and a library', { runnableOnly: true, library: ['numpy'] }]
   ])('equals filterCases + facetCounts for %s', (_, parts) => {
     const query = { ...emptyQuery(), ...parts };
     for (const status of [undefined, statusOf]) {
@@ -74,6 +87,23 @@ describe('queryCases', () => {
       expect(result.visible).toEqual(filterCases(BIG, query, status));
       expect(result.facets).toEqual(facetCounts(BIG, query, status));
     }
+  });
+
+  it('counts the runnable cases among those matching the rest of the query', () => {
+    const query = { ...emptyQuery(), library: ['pandas'] };
+    const { facets } = queryCases(BIG, query);
+    const expected = BIG.filter(
+      c => c.library === 'pandas' && runnability(c).runnable
+    ).length;
+    expect(expected).toBeGreaterThan(0);
+    expect(expected).toBeLessThan(
+      BIG.filter(c => c.library === 'pandas').length
+    );
+    expect(facets.runnable).toBe(expected);
+    // Switching it on does not change its own count, and shows exactly those.
+    const on = queryCases(BIG, { ...query, runnableOnly: true });
+    expect(on.facets.runnable).toBe(expected);
+    expect(on.visible).toHaveLength(expected);
   });
 
   it('keeps the casebook order and the case objects', () => {
