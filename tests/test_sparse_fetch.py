@@ -229,3 +229,32 @@ def test_command_line_prints_plain_progress_and_json(source: dict[str, Any], tmp
         capture_output=True, text=True,
     )
     assert bad.returncode == 1 and "has no case folder nope" in bad.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_command_line_draws_a_bar_on_a_terminal(source: dict[str, Any], tmp_path: Path) -> None:
+    import pty
+
+    main_fd, child_fd = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "jupyterlab_junobench", "fetch", str(tmp_path / "copy"),
+             "--source", source["path"], "--cases", "numpy_1"],
+            stdout=subprocess.PIPE, stderr=child_fd, timeout=120,
+        )
+        os.close(child_fd)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(main_fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(main_fd)
+    shown = b"".join(chunks).decode("utf-8", "replace")
+    assert done.returncode == 0
+    assert "\r\x1b[K[" in shown and "] 100%" in shown, shown[-500:]
+    assert "disk used:" in done.stdout.decode()
