@@ -12,17 +12,14 @@
 from __future__ import annotations
 
 import json
-import os
-import secrets
-import socket
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
 yaml = pytest.importorskip("yaml")
-requests = pytest.importorskip("requests")
+pytest.importorskip("requests")
+
+from _lab import running_lab  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 VALUES = REPO / "deploy" / "z2jh-values.yaml"
@@ -92,59 +89,14 @@ def test_values_mount_the_same_overrides_into_the_lab_settings_folder(values):
     assert mounted["mode"] & 0o222 == 0, "the overrides file should be read-only"
 
 
-def _free_port() -> int:
-    for port in (8928, 8929):
-        with socket.socket() as sock:
-            try:
-                sock.bind(("127.0.0.1", port))
-                return port
-            except OSError:
-                continue
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def test_jupyterlab_serves_the_overridden_reveal_policy_as_default(tmp_path):
     """A real JupyterLab whose settings folder holds deploy/overrides.json."""
     settings = tmp_path / "settings"
     settings.mkdir()
     (settings / "overrides.json").write_text(OVERRIDES.read_text())
-    (tmp_path / "root").mkdir()
-    port, token = _free_port(), secrets.token_hex(16)
-    args = [
-        "jupyter", "lab", "--no-browser", f"--port={port}", "--ServerApp.port_retries=0",
-        "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}",
-        f"--ServerApp.root_dir={tmp_path / 'root'}",
-        f"--LabApp.app_settings_dir={settings}", f"--LabApp.user_settings_dir={tmp_path / 'user-settings'}",
-        f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}",
-    ]
-    if os.geteuid() == 0:
-        args.append("--allow-root")
-    log = (tmp_path / "lab.log").open("wb")
-    server = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    headers = {"Authorization": f"token {token}"}
-    base = f"http://127.0.0.1:{port}/"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            assert server.poll() is None, (tmp_path / "lab.log").read_text()
-            try:
-                if requests.get(f"{base}api/status", headers=headers, timeout=5).ok:
-                    break
-            except requests.RequestException:
-                pass
-            assert time.monotonic() < deadline, (tmp_path / "lab.log").read_text()
-            time.sleep(0.3)
-        r = requests.get(f"{base}lab/api/settings/{REVEAL_PLUGIN}", headers=headers, timeout=30)
+    with running_lab(tmp_path, [f"--LabApp.app_settings_dir={settings}"]) as get:
+        r = get(f"lab/api/settings/{REVEAL_PLUGIN}")
         assert r.status_code == 200, r.text
         expected = json.loads(OVERRIDES.read_text())[REVEAL_PLUGIN]["revealPolicy"]
         assert expected != REVEAL_SCHEMA["properties"]["revealPolicy"]["default"]
         assert r.json()["schema"]["properties"]["revealPolicy"]["default"] == expected
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
