@@ -7,10 +7,12 @@ import type {
   JupyterFrontEndPlugin
 } from '@jupyterlab/application';
 import { ICommandPalette } from '@jupyterlab/apputils';
+import { PathExt } from '@jupyterlab/coreutils';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { IStateDB } from '@jupyterlab/statedb';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
+import { readmeSummary } from '../casebook/display';
 import { mostlyIncomplete } from '../casebook/runnable';
 import { junobenchIcon } from '../icons';
 import { CaseFetcher } from '../model/caseFetcher';
@@ -20,6 +22,7 @@ import {
   ICaseOpener,
   ICasebookManager,
   IProgressTracker,
+  IRevealer,
   IWorkshopManager
 } from '../tokens';
 import { CasebookPanel } from '../widgets/panel';
@@ -49,7 +52,8 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
     ICommandPalette,
     ISettingRegistry,
     IWorkshopManager,
-    IStateDB
+    IStateDB,
+    IRevealer
   ],
   activate: (
     app: JupyterFrontEnd,
@@ -61,7 +65,8 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
     palette: ICommandPalette | null,
     registry: ISettingRegistry | null,
     workshops: IWorkshopManager | null,
-    state: IStateDB | null
+    state: IStateDB | null,
+    revealer: IRevealer | null
   ): void => {
     const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
     const model = new CatalogueModel();
@@ -74,6 +79,23 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
       // Showing the case list is the cue to warm a kernel for the case to come.
       onShow: () => opener?.warmUp?.(),
       onFetch: name => fetchCase(name),
+      // The case card's description: the README's description, never its crash section.
+      describe: async c => {
+        if (!c.files.folder) {
+          return null;
+        }
+        const file = await app.serviceManager.contents.get(
+          PathExt.join(manager.path, c.files.folder, 'README.md'),
+          { type: 'file', format: 'text', content: true }
+        );
+        return typeof file.content === 'string'
+          ? readmeSummary(file.content)
+          : null;
+      },
+      labelsOpen: name => {
+        const s = revealer?.state(name);
+        return s ? { open: s.canReveal, why: s.why } : { open: true, why: '' };
+      },
       onLeaveWorkshop: workshops
         ? () => app.commands.execute(CommandIDs.leaveWorkshop)
         : undefined
@@ -210,6 +232,7 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
       }
     });
 
+    revealer?.changed.connect(() => panel.invalidate());
     manager.changed.connect(sync);
     manager.changed.connect(checkSource);
     manager.changed.connect(() => void stateLoaded.then(applyRunnable));

@@ -40,6 +40,8 @@ export class CasebookPanel extends SidePanel {
     this._onLeaveWorkshop = options.onLeaveWorkshop ?? null;
     this._onShow = options.onShow ?? null;
     this._onFetch = options.onFetch ?? null;
+    this._describe = options.describe ?? null;
+    this._labelsOpen = options.labelsOpen ?? null;
     this._statusOf = options.statusOf ?? (() => 'not-started');
     this.id = 'jp-junobench-panel';
     this.addClass('jp-Junobench-panel');
@@ -50,6 +52,9 @@ export class CasebookPanel extends SidePanel {
 
     this._body = new Widget();
     this._body.addClass('jp-Junobench-body');
+    // Focusable, so a click anywhere in the panel keeps the keyboard here
+    // (for `/` and the arrows) without adding a tab stop.
+    this._body.node.tabIndex = -1;
     this.addWidget(this._body);
     this._build();
     this._model.changed.connect(this.update, this);
@@ -137,6 +142,12 @@ export class CasebookPanel extends SidePanel {
     this.update();
   }
 
+  /** Render every row again (e.g. after the reveal policy changed). */
+  invalidate(): void {
+    this._rowsStale();
+    this.update();
+  }
+
   /** Stop the countdown. */
   dispose(): void {
     if (this._tick !== null) {
@@ -157,6 +168,14 @@ export class CasebookPanel extends SidePanel {
     super.onAfterAttach(msg);
     if (this.isVisible) {
       this._onShow?.();
+    }
+  }
+
+  /** Activated (its tab clicked, or a command): the keyboard lands in the list. */
+  protected onActivateRequest(msg: Message): void {
+    super.onActivateRequest(msg);
+    if (!this.node.contains(document.activeElement)) {
+      this._body.node.focus();
     }
   }
 
@@ -222,10 +241,12 @@ export class CasebookPanel extends SidePanel {
 
     const filters = document.createElement('details');
     filters.className = 'jp-Junobench-filters';
-    filters.open = true;
+    // Closed at first: the cases come first, the filters are one line.
+    filters.open = false;
     const summary = document.createElement('summary');
     summary.textContent = trans.__('Filters');
     filters.appendChild(summary);
+    this._filtersSummary = summary;
     const nbOnlyLabel = document.createElement('label');
     nbOnlyLabel.className = 'jp-Junobench-nbOnly';
     const nbOnly = document.createElement('input');
@@ -283,6 +304,28 @@ export class CasebookPanel extends SidePanel {
     this._more.addEventListener('click', () => {
       this._limit += PAGE;
       this._renderList();
+    });
+    list.addEventListener('keydown', event => this._onListKey(event));
+    // `/` anywhere in the panel (outside a text field) goes to the search.
+    this.node.addEventListener('keydown', event => {
+      const target = event.target as HTMLElement;
+      if (
+        event.key === '/' &&
+        !event.ctrlKey &&
+        !event.metaKey &&
+        !event.altKey &&
+        !Private.isTextField(target)
+      ) {
+        event.preventDefault();
+        search.focus();
+        search.select();
+      }
+    });
+    search.addEventListener('keydown', event => {
+      if (event.key === 'ArrowDown') {
+        event.preventDefault();
+        this._focusRow(0);
+      }
     });
     root.append(header, search, runLabel, filters, list, this._more);
   }
@@ -437,6 +480,20 @@ export class CasebookPanel extends SidePanel {
     this._renderStatusFacet();
     this._nbOnly.checked = this._model.query.notebookSpecificOnly;
     this._runOnly.checked = this._model.query.runnableOnly ?? false;
+    const q = this._model.query;
+    const active =
+      q.library.length +
+      q.crashType.length +
+      q.rootCause.length +
+      q.pipelineStage.length +
+      (q.status?.length ?? 0) +
+      (q.notebookSpecificOnly ? 1 : 0);
+    const filtersText = active
+      ? trans._n('Filters (%1 active)', 'Filters (%1 active)', active)
+      : trans.__('Filters');
+    if (this._filtersSummary.textContent !== filtersText) {
+      this._filtersSummary.textContent = filtersText;
+    }
     this._runOnlyText.data = trans.__(
       'Runnable here (%1)',
       this._model.runnableCount
@@ -556,6 +613,19 @@ export class CasebookPanel extends SidePanel {
     if (!Private.sameChildren(this._list, rows)) {
       this._list.replaceChildren(...rows);
     }
+    // One row in the tab order (the current one); arrows move between rows.
+    const current = rows.find(r => r.dataset.case === this._current)
+      ? this._current
+      : (rows[0]?.dataset.case ?? null);
+    for (const row of rows) {
+      if (row.dataset.case === undefined) {
+        continue;
+      }
+      const tabIndex = row.dataset.case === current ? '0' : '-1';
+      if (row.getAttribute('tabindex') !== tabIndex) {
+        row.setAttribute('tabindex', tabIndex);
+      }
+    }
     this._more.hidden = cases.length <= this._limit;
   }
 
@@ -566,6 +636,19 @@ export class CasebookPanel extends SidePanel {
     item.dataset.case = c.name;
     const status = this._statusOf(c.name);
     item.dataset.status = status;
+    item.setAttribute('tabindex', '-1');
+    item.setAttribute(
+      'aria-label',
+      trans.__(
+        'Case %1, %2, %3',
+        c.name,
+        (LIBRARY_LABELS as Record<string, string>)[c.library] ?? c.library,
+        this._statusLabel(status)
+      )
+    );
+    item.addEventListener('focusin', () => {
+      this._current = c.name;
+    });
 
     const top = document.createElement('div');
     top.className = 'jp-Junobench-caseTop';
@@ -627,7 +710,7 @@ export class CasebookPanel extends SidePanel {
 
     const expanded = this._expanded.has(c.name);
     const toggle = document.createElement('button');
-    toggle.className = 'jp-Junobench-details jp-mod-styled';
+    toggle.className = 'jp-Junobench-details';
     toggle.textContent = expanded
       ? trans.__('Hide details')
       : trans.__('Details');
@@ -671,6 +754,40 @@ export class CasebookPanel extends SidePanel {
     card.className = 'jp-Junobench-caseCard';
     card.id = id;
     card.setAttribute('aria-label', trans.__('Case %1', c.name));
+    if (c.files.readme && this._describe) {
+      const known = this._descriptions.get(c.name);
+      const about = document.createElement('p');
+      about.className = 'jp-Junobench-caseAbout';
+      if (known === undefined) {
+        about.textContent = trans.__('Reading the case’s README…');
+        this._descriptions.set(c.name, null);
+        void this._describe(c).then(
+          text => this._described(c, text ?? ''),
+          () => this._described(c, '')
+        );
+      } else {
+        about.textContent = known ?? trans.__('Reading the case’s README…');
+      }
+      about.hidden = known === '';
+      card.appendChild(about);
+    }
+    const labels = this._labelsOpen?.(c.name) ?? { open: true, why: '' };
+    const labelLine = document.createElement('div');
+    labelLine.className = 'jp-Junobench-caseLabels';
+    if (labels.open) {
+      labelLine.textContent = trans.__(
+        'Crash type: %1 · root cause: %2 · stage: %3',
+        c.crashType || trans.__('(none)'),
+        c.rootCause || trans.__('(none)'),
+        c.pipelineStage || trans.__('(none)')
+      );
+    } else {
+      labelLine.textContent = trans.__(
+        'Labels (crash type, root cause, stage) hidden until the reveal: %1',
+        labels.why
+      );
+    }
+    card.appendChild(labelLine);
     for (const d of c.datasets) {
       const line = document.createElement('div');
       line.className = 'jp-Junobench-dataset';
@@ -766,6 +883,76 @@ export class CasebookPanel extends SidePanel {
     return card;
   }
 
+  /** A README description arrived: show it in the card. */
+  private _described(c: ICase, text: string): void {
+    this._descriptions.set(c.name, text);
+    this._rows.delete(c);
+    this._renderList();
+  }
+
+  /** Arrow keys, Home/End and Enter in the case list. */
+  private _onListKey(event: KeyboardEvent): void {
+    const rows = [
+      ...this._list.querySelectorAll<HTMLLIElement>('li.jp-Junobench-caseItem')
+    ];
+    const row = (event.target as HTMLElement).closest<HTMLLIElement>(
+      'li.jp-Junobench-caseItem'
+    );
+    const i = row ? rows.indexOf(row) : -1;
+    let next = -1;
+    switch (event.key) {
+      case 'ArrowDown':
+        next = Math.min(rows.length - 1, i + 1);
+        break;
+      case 'ArrowUp':
+        if (i <= 0) {
+          event.preventDefault();
+          this._search.focus();
+          return;
+        }
+        next = i - 1;
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = rows.length - 1;
+        break;
+      case 'Enter':
+        // Enter on the row itself opens the case; on a button it is the button's.
+        if (row && event.target === row) {
+          const open =
+            row.querySelector<HTMLButtonElement>('.jp-Junobench-open');
+          if (open && !open.disabled) {
+            event.preventDefault();
+            open.click();
+          }
+        }
+        return;
+      default:
+        return;
+    }
+    event.preventDefault();
+    this._focusRow(next);
+  }
+
+  /** Focus the row at a position of the list. */
+  private _focusRow(index: number): void {
+    const rows = this._list.querySelectorAll<HTMLLIElement>(
+      'li.jp-Junobench-caseItem'
+    );
+    const row = rows[index];
+    if (!row) {
+      return;
+    }
+    for (const r of rows) {
+      r.setAttribute('tabindex', r === row ? '0' : '-1');
+    }
+    this._current = row.dataset.case ?? null;
+    row.focus();
+    row.scrollIntoView({ block: 'nearest' });
+  }
+
   /** What a missing part means for the learner. */
   private _missingText(part: MissingPart): string {
     const trans = this.trans;
@@ -792,6 +979,7 @@ export class CasebookPanel extends SidePanel {
       this._statusOf(c.name),
       this._expanded.has(c.name) ? 'open' : '',
       this._fetchSource ? `${this._fetchSource.fetchable}` : '',
+      this._labelsOpen?.(c.name).open ? 'labels' : '',
       fetch ? `${fetch.state}:${fetch.percent}:${fetch.detail}` : ''
     ].join('|');
   }
@@ -823,6 +1011,12 @@ export class CasebookPanel extends SidePanel {
   private _fetchSource: CasebookPanel.IFetchSource | null = null;
   private _fetches = new Map<string, CasebookPanel.IFetchProgress>();
   private _expanded = new Set<string>();
+  private _describe: ((c: ICase) => Promise<string | null>) | null;
+  private _labelsOpen:
+    ((name: string) => { open: boolean; why: string }) | null;
+  private _descriptions = new Map<string, string | null>();
+  private _current: string | null = null;
+  private _filtersSummary!: HTMLElement;
   private _runOnly!: HTMLInputElement;
   private _runOnlyText!: Text;
   private _workshop: CasebookPanel.IWorkshop | null = null;
@@ -882,6 +1076,10 @@ export namespace CasebookPanel {
     onShow?: () => void;
     /** Called when the learner asks to fetch a case missing here. */
     onFetch?: (name: string) => Promise<void> | void;
+    /** The description of a case (from its README), for the case card. */
+    describe?: (c: ICase) => Promise<string | null>;
+    /** Whether a case's labels may be shown (the reveal policy), and why not. */
+    labelsOpen?: (name: string) => { open: boolean; why: string };
   }
 
   /** Whether missing cases can be fetched into the casebook from the panel. */
@@ -957,6 +1155,21 @@ export namespace CasebookPanel {
  * Non-exported helpers.
  */
 namespace Private {
+  /**
+   * Whether an element takes typed text (so `/` is a character there).
+   */
+  export function isTextField(el: HTMLElement): boolean {
+    const tag = el.tagName;
+    if (tag === 'TEXTAREA' || tag === 'SELECT' || el.isContentEditable) {
+      return true;
+    }
+    if (tag !== 'INPUT') {
+      return false;
+    }
+    const type = (el as HTMLInputElement).type;
+    return !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(type);
+  }
+
   /**
    * Whether a node's children are exactly these nodes, in this order.
    */

@@ -1,4 +1,11 @@
-import { displayEname, terminalSafe } from '../../src/casebook/display';
+import * as fs from 'fs';
+import * as path from 'path';
+
+import {
+  displayEname,
+  readmeSummary,
+  terminalSafe
+} from '../../src/casebook/display';
 
 describe('displayEname', () => {
   it.each([
@@ -39,5 +46,88 @@ describe('terminalSafe', () => {
     ['markup', '<script>alert(1)</script>', '<script>alert(1)</script>']
   ])('escapes %s', (_, text, expected) => {
     expect(terminalSafe(text)).toBe(expected);
+  });
+});
+
+describe('readmeSummary', () => {
+  const DEMO = path.resolve(__dirname, '../../demo/casebook/benchmark');
+  const SHARED = path.resolve(__dirname, '../../../shared/junobench/benchmark');
+
+  it('takes the Notebook section of a demo README', () => {
+    const text = readmeSummary(
+      fs.readFileSync(path.join(DEMO, 'numpy_1', 'README.md'), 'utf8')
+    );
+    expect(text).toMatch(
+      /^Nearest-centroid classifier written with NumPy only/
+    );
+    expect(text).toContain('data/flowers.csv');
+  });
+
+  it.each(fs.readdirSync(DEMO))(
+    '%s: the summary gives nothing of the crash away',
+    name => {
+      const readme = fs.readFileSync(
+        path.join(DEMO, name, 'README.md'),
+        'utf8'
+      );
+      const text = readmeSummary(readme);
+      expect(text.length).toBeGreaterThan(20);
+      const crash = /## Crash\s*\n([\s\S]*?)(\n## |$)/.exec(readme)?.[1] ?? '';
+      expect(crash.length).toBeGreaterThan(0);
+      for (const sentence of crash
+        .split(/[.;:]\s/)
+        .filter(s => s.length > 25)) {
+        expect(text).not.toContain(sentence.trim());
+      }
+      expect(text).not.toMatch(/Recorded exception|root cause|Labels:/i);
+    }
+  );
+
+  (fs.existsSync(path.join(SHARED, 'sklearn_3')) ? it : it.skip)(
+    'takes the first prose of a real README without a Notebook section',
+    () => {
+      const text = readmeSummary(
+        fs.readFileSync(path.join(SHARED, 'sklearn_3', 'README.md'), 'utf8')
+      );
+      expect(text).toMatch(
+        /^Due to licensing restrictions on the original dataset/
+      );
+    }
+  );
+
+  it.each([
+    [
+      'links become their text',
+      'Intro [the data](https://x.org) here.',
+      'Intro the data here.'
+    ],
+    [
+      'emphasis and code marks go',
+      'A **bold** and `code` and *it*.',
+      'A bold and code and it.'
+    ],
+    [
+      'a README about the crash only gives nothing',
+      '# Crash\n\nIt fails with KeyError.',
+      ''
+    ],
+    [
+      'key-value and list lines are skipped',
+      '**Title:** x\n- a list\n\nProse here.',
+      'Prose here.'
+    ],
+    [
+      'HTML comments are skipped',
+      '<!-- secret: KeyError -->\nVisible.',
+      'Visible.'
+    ]
+  ])('%s', (_name, markdown, expected) => {
+    expect(readmeSummary(markdown)).toBe(expected);
+  });
+
+  it('caps the length', () => {
+    const text = readmeSummary('word '.repeat(400), 100);
+    expect(text.length).toBe(100);
+    expect(text.endsWith('…')).toBe(true);
   });
 });

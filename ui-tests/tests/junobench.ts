@@ -78,6 +78,18 @@ export async function countOf(panel: Locator): Promise<number> {
 }
 
 /**
+ * Open the panel's filters (a closed disclosure at first, so the cases come
+ * first); does nothing when they are open.
+ */
+export async function openFilters(panel: Locator): Promise<void> {
+  const filters = panel.locator('details.jp-Junobench-filters');
+  if ((await filters.getAttribute('open')) === null) {
+    await filters.locator('summary').click();
+  }
+  await expect(filters).toHaveAttribute('open', '');
+}
+
+/**
  * A facet option checkbox: its accessible name starts with the value and ends
  * with the number of cases in parentheses, e.g. "numpy (1)".
  */

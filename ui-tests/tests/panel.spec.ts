@@ -13,6 +13,7 @@ import {
   facetOption,
   MIN_DEMO_CASES,
   openDemoPanel,
+  openFilters,
   SLOW
 } from './junobench';
 
@@ -42,6 +43,11 @@ test.describe('JunoBench panel', () => {
     await expect(
       panel.getByRole('searchbox', { name: 'Search cases' })
     ).toBeVisible();
+    // The filters are one closed line at first; opened, they show every facet.
+    const filters = panel.locator('details.jp-Junobench-filters');
+    await expect(filters).not.toHaveAttribute('open', '');
+    await expect(filters.locator('summary')).toHaveText('Filters');
+    await openFilters(panel);
     for (const legend of [
       'Library',
       'Crash type',
@@ -70,6 +76,7 @@ test.describe('JunoBench panel', () => {
   }) => {
     const { panel, total } = await openDemoPanel(page);
     const count = panel.locator('.jp-Junobench-count');
+    await openFilters(panel);
     const pandas = facetOption(panel, 'Library', 'pandas');
     await expect(pandas).toBeVisible();
     const expected = await facetCount(pandas);
@@ -79,6 +86,10 @@ test.describe('JunoBench panel', () => {
     await pandas.check();
 
     await expect(pandas).toBeChecked();
+    // The closed filters still say that one is active.
+    await expect(
+      panel.locator('details.jp-Junobench-filters > summary')
+    ).toHaveText('Filters (1 active)');
     await expect(caseItems(panel)).toHaveCount(expected);
     await expect(count).toHaveText(
       new RegExp(`${expected}\\s+of\\s+${total}\\s+cases`)
