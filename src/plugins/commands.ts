@@ -28,6 +28,10 @@ export namespace CommandIDs {
   export const checkFix = 'junobench:check-fix';
   /** Reveal the diagnosis and the reference fix (args: `name`). */
   export const reveal = 'junobench:reveal';
+  /** Give up on a case (an attempt) and reveal it (args: `name`). */
+  export const giveUp = 'junobench:give-up';
+  /** Open the next hint of a working copy (args: `id`, its notebook panel; default: the current one). */
+  export const nextHint = 'junobench:next-hint';
   /** Start a workshop from its file (args: `path`; default: the file browser selection). */
   export const openWorkshop = 'junobench:open-workshop';
   /** Leave the active workshop. */

@@ -15,6 +15,7 @@ import { INotebookTracker } from '@jupyterlab/notebook';
 import type { NotebookPanel } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
+import type { ReadonlyPartialJSONObject } from '@lumino/coreutils';
 
 import { MemoryReferenceCache } from '../kernel/repairCheck';
 import { WarmKernelPool } from '../kernel/warmPool';
@@ -28,9 +29,8 @@ import {
   IProgressTracker,
   IRevealer
 } from '../tokens';
-import { CheckBar } from '../widgets/checkBar';
+import { CaseHeader } from '../widgets/caseHeader';
 import { CheckController } from '../widgets/checkController';
-import { ReplayBar } from '../widgets/replayBar';
 import { ReplayController } from '../widgets/replayController';
 import { junobenchIcon } from '../icons';
 import { CommandIDs } from './commands';
@@ -259,19 +259,6 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
               : null
         });
         controllers.set(panel, controller);
-        const bar = new ReplayBar({ controller, trans });
-        panel.contentHeader.addWidget(bar);
-        const stateButton = document.createElement('button');
-        stateButton.className = 'jp-Junobench-button jp-mod-styled';
-        stateButton.textContent = trans.__('State');
-        stateButton.title = trans.__(
-          'Show what each replayed step did to the hidden state, and why the notebook crashed'
-        );
-        stateButton.addEventListener('click', () => {
-          app.shell.activateById(panel.id);
-          void app.commands.execute(CommandIDs.showState);
-        });
-        bar.addButton(stateButton);
         const checker = new CheckController({
           panel,
           sessions: app.serviceManager.sessions,
@@ -289,36 +276,85 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
               : null
         });
         checkers.set(panel, checker);
-        const caseName = () =>
+        const caseName =
           readWorkingCopyMeta({
             junobench: panel.model?.getMetadata('junobench')
           })?.case ?? '';
-        const checkBar = new CheckBar({
-          controller: checker,
+        panel.addClass('jp-Junobench-workingCopy');
+        const mine = { id: panel.id };
+        const named = { name: caseName };
+        const header = new CaseHeader({
+          replay: controller,
+          check: checker,
+          commands: app.commands,
           trans,
-          reveal: {
-            state: () =>
-              revealer?.state(caseName()) ?? {
-                canReveal: false,
-                canGiveUp: false,
-                why: trans.__('The reveal plugin is disabled.')
-              },
-            open: async () => revealer?.open(caseName()),
-            giveUp: async () => revealer?.giveUp(caseName())
-          },
+          buttons: [
+            {
+              name: 'replay',
+              command: CommandIDs.replay,
+              args: mine,
+              label: trans.__('Replay')
+            },
+            {
+              name: 'top-to-bottom',
+              command: CommandIDs.runTopToBottom,
+              args: mine,
+              label: trans.__('Run top to bottom')
+            },
+            {
+              name: 'interrupt',
+              command: CommandIDs.interrupt,
+              args: mine,
+              label: trans.__('Interrupt')
+            },
+            {
+              name: 'check',
+              command: CommandIDs.checkFix,
+              args: mine,
+              label: trans.__('Check my fix')
+            },
+            {
+              name: 'hint',
+              command: CommandIDs.nextHint,
+              args: mine,
+              label: trans.__('Hint')
+            },
+            {
+              name: 'reveal',
+              command: CommandIDs.reveal,
+              args: named,
+              label: trans.__('Reveal diagnosis')
+            },
+            {
+              name: 'give-up',
+              command: CommandIDs.giveUp,
+              args: named,
+              label: trans.__('Give up and reveal')
+            },
+            {
+              name: 'state',
+              command: CommandIDs.showState,
+              args: mine,
+              label: trans.__('State')
+            }
+          ],
           diagnosis: progress
             ? {
                 choices: () => diagnosisChoices(manager.casebook?.cases ?? []),
-                progress: () => progress.get(caseName()),
-                save: answers => progress.recordPrediction(caseName(), answers),
+                progress: () => progress.get(caseName),
+                save: answers => progress.recordPrediction(caseName, answers),
                 trans
               }
             : undefined
         });
-        panel.contentHeader.addWidget(checkBar);
-        const refresh = () => checkBar.update();
+        panel.contentHeader.addWidget(header);
+        const refresh = () => {
+          header.update();
+          app.commands.notifyCommandChanged();
+        };
         revealer?.changed.connect(refresh);
         panel.disposed.connect(() => revealer?.changed.disconnect(refresh));
+        checker.stateChanged.connect(() => app.commands.notifyCommandChanged());
         controller.stateChanged.connect((_, state) => {
           app.commands.notifyCommandChanged();
           const name = controller.meta?.case;
@@ -343,9 +379,34 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
     tracker.widgetAdded.connect((_, panel) => attach(panel));
     tracker.forEach(attach);
 
-    const current = (): ReplayController | null => {
-      const panel = tracker.currentWidget;
+    // Commands act on the working copy named by `id` (the case header's
+    // buttons), else on the current one (palette, shortcuts).
+    const panelOf = (args: ReadonlyPartialJSONObject): NotebookPanel | null =>
+      typeof args.id === 'string' && args.id
+        ? (tracker.find(p => p.id === args.id) ?? null)
+        : tracker.currentWidget;
+    const current = (
+      args: ReadonlyPartialJSONObject = {}
+    ): ReplayController | null => {
+      const panel = panelOf(args);
       return panel ? (controllers.get(panel) ?? null) : null;
+    };
+    const checkerOf = (
+      args: ReadonlyPartialJSONObject
+    ): CheckController | null => {
+      const panel = panelOf(args);
+      return panel ? (checkers.get(panel) ?? null) : null;
+    };
+    const idArg = {
+      type: 'object',
+      properties: {
+        id: {
+          type: 'string',
+          description: trans.__(
+            'The working copy’s notebook panel id (default: the current one)'
+          )
+        }
+      }
     };
 
     app.commands.addCommand(CommandIDs.openCase, {
@@ -396,35 +457,35 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
       caption: trans.__(
         'Restart the kernel and run the cells in the recorded order until the crash'
       ),
-      isEnabled: () => !!current() && !current()!.isRunning,
-      describedBy: { args: { type: 'object', properties: {} } },
-      execute: () => current()?.replay('recorded')
+      isEnabled: args => !!current(args) && !current(args)!.isRunning,
+      describedBy: { args: idArg },
+      execute: args => current(args)?.replay('recorded')
     });
     app.commands.addCommand(CommandIDs.runTopToBottom, {
       label: trans.__('Run Case Top to Bottom'),
       caption: trans.__(
         'Restart the kernel and run the same cells in document order'
       ),
-      isEnabled: () => !!current() && !current()!.isRunning,
-      describedBy: { args: { type: 'object', properties: {} } },
-      execute: () => current()?.replay('top-to-bottom')
+      isEnabled: args => !!current(args) && !current(args)!.isRunning,
+      describedBy: { args: idArg },
+      execute: args => current(args)?.replay('top-to-bottom')
     });
     app.commands.addCommand(CommandIDs.interrupt, {
       label: trans.__('Interrupt Replay'),
       caption: trans.__('Interrupt the running replay'),
-      isEnabled: () => !!current()?.isRunning,
-      describedBy: { args: { type: 'object', properties: {} } },
-      execute: () => current()?.interrupt()
+      isEnabled: args => !!current(args)?.isRunning,
+      describedBy: { args: idArg },
+      execute: args => current(args)?.interrupt()
     });
     app.commands.addCommand(CommandIDs.showState, {
       label: trans.__('Show JunoBench State'),
       caption: trans.__(
         'Show what each replayed step did to the hidden state, and why the notebook crashed'
       ),
-      describedBy: { args: { type: 'object', properties: {} } },
-      isEnabled: () => !!current(),
-      execute: async () => {
-        const panel = tracker.currentWidget;
+      describedBy: { args: idArg },
+      isEnabled: args => !!current(args),
+      execute: async args => {
+        const panel = panelOf(args);
         const controller = panel ? controllers.get(panel) : undefined;
         if (!panel || !controller) {
           return;
@@ -452,19 +513,47 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
       caption: trans.__(
         'Run the working copy from a fresh kernel and judge the repair'
       ),
-      describedBy: { args: { type: 'object', properties: {} } },
-      isEnabled: () => {
-        const panel = tracker.currentWidget;
-        const checker = panel ? checkers.get(panel) : undefined;
+      describedBy: { args: idArg },
+      isEnabled: args => {
+        const checker = checkerOf(args);
         return !!checker && !checker.state.running;
       },
-      execute: () => {
-        const panel = tracker.currentWidget;
-        return panel ? checkers.get(panel)?.check() : undefined;
-      }
+      execute: args => checkerOf(args)?.check()
+    });
+    app.commands.addCommand(CommandIDs.nextHint, {
+      label: trans.__('Open the Next JunoBench Hint'),
+      caption: trans.__('Open the next hint (each one is recorded)'),
+      describedBy: { args: idArg },
+      isEnabled: args => {
+        const checker = checkerOf(args);
+        return !!checker && !checker.state.hintsDone;
+      },
+      execute: args => checkerOf(args)?.nextHint()
+    });
+    app.commands.addCommand(CommandIDs.giveUp, {
+      label: trans.__('Give Up and Reveal'),
+      caption: trans.__(
+        'Counts as an attempt, then shows the diagnosis and the reference fix'
+      ),
+      describedBy: {
+        args: {
+          type: 'object',
+          properties: {
+            name: { type: 'string', description: trans.__('The case name') }
+          }
+        }
+      },
+      // Only where giving up opens the reveal, and only while it is closed.
+      isVisible: args => {
+        const s = revealer?.state(String(args.name ?? ''));
+        return !!s && s.canGiveUp && !s.canReveal;
+      },
+      isEnabled: args => !!revealer && !!args.name,
+      execute: args => revealer?.giveUp(String(args.name ?? ''))
     });
     for (const command of [
       CommandIDs.checkFix,
+      CommandIDs.nextHint,
       CommandIDs.resetCase,
       CommandIDs.replay,
       CommandIDs.runTopToBottom,

@@ -160,10 +160,16 @@ export const revealPlugin: JupyterFrontEndPlugin<IRevealer> = {
     };
     progress.changed.connect(() => changed.emit());
     workshops?.changed.connect(() => changed.emit());
+    changed.connect(() => app.commands.notifyCommandChanged(CommandIDs.reveal));
 
     app.commands.addCommand(CommandIDs.reveal, {
       label: trans.__('Reveal Diagnosis and Reference Fix'),
-      caption: trans.__('Show the case labels, diagnosis and reference fix'),
+      // For a named case, closed says why (the header's button shows it).
+      caption: args =>
+        args.name && !state(String(args.name)).canReveal
+          ? state(String(args.name)).why
+          : trans.__('Show the case labels, diagnosis and reference fix'),
+      isEnabled: args => !args.name || state(String(args.name)).canReveal,
       describedBy: {
         args: {
           type: 'object',

@@ -5,7 +5,7 @@
  */
 import { expect, galata, test } from '@jupyterlab/galata';
 
-import { openDemoCase, SLOW } from './junobench';
+import { openDemoCase, openDrawer, SLOW } from './junobench';
 
 const CASE = 'pandas_1';
 /** Index (among all cells) of pandas_1's crashing lag-feature cell. */
@@ -35,8 +35,10 @@ test('a prediction is scored at the reveal, which waits for a pass', async ({
   const reveal = checkBar.getByRole('button', { name: 'Reveal diagnosis' });
   await expect(check).toBeEnabled({ timeout: SLOW });
 
-  // Predict: root cause and crash type right, pipeline stage wrong.
-  const form = checkBar.locator('details.jp-Junobench-diagnosis');
+  // Predict: root cause and crash type right, pipeline stage wrong. The
+  // self-diagnosis is in the case header's details drawer.
+  const drawer = await openDrawer(checkBar);
+  const form = drawer.locator('details.jp-Junobench-diagnosis');
   await form.locator('summary').click();
   await form.getByLabel('Root cause').selectOption('data confusion');
   await form.getByLabel('Crash type').selectOption('key error');

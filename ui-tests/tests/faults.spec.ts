@@ -98,21 +98,21 @@ async function freshCopy(page: IJupyterLabPageFixture): Promise<IWorkingCopy> {
     .locator('#jp-main-dock-panel .jp-NotebookPanel')
     .filter({ visible: true });
   await expect(notebook).toHaveCount(1, { timeout: SLOW });
-  const replayBar = notebook.locator('.jp-Junobench-replayBar');
-  const checkBar = notebook.locator('.jp-Junobench-checkBar');
+  const replayBar = notebook.locator('.jp-Junobench-caseHeader');
+  const checkBar = notebook.locator('.jp-Junobench-caseHeader');
   const replay = replayBar.getByRole('button', { name: 'Replay', exact: true });
   await expect(replay).toBeEnabled({ timeout: SLOW });
   const sources = await allSources(page);
   return {
     notebook,
     replayBar,
-    status: replayBar.getByRole('status'),
+    status: replayBar.locator('.jp-Junobench-replayStatus'),
     verdict: replayBar.locator('.jp-Junobench-verdict'),
     replay,
     interrupt: replayBar.getByRole('button', { name: 'Interrupt' }),
     checkBar,
     check: checkBar.getByRole('button', { name: 'Check my fix' }),
-    checkStatus: checkBar.getByRole('status'),
+    checkStatus: checkBar.locator('.jp-Junobench-checkResult'),
     sources
   };
 }

@@ -157,9 +157,11 @@ export interface IOpenCase {
   currentTab: Locator;
   /** The visible notebook panel: the working copy. */
   notebook: Locator;
-  /** Its replay bar. */
+  /** Its case header (toolbar, status line and details drawer). */
+  header: Locator;
+  /** The case header, where the replay actions and status are. */
   replayBar: Locator;
-  /** Its check bar. */
+  /** The case header, where the check actions and verdict are. */
   checkBar: Locator;
 }
 
@@ -185,9 +187,23 @@ export async function openDemoCase(
     panel,
     currentTab,
     notebook,
-    replayBar: notebook.locator('.jp-Junobench-replayBar'),
-    checkBar: notebook.locator('.jp-Junobench-checkBar')
+    header: notebook.locator('.jp-Junobench-caseHeader'),
+    replayBar: notebook.locator('.jp-Junobench-caseHeader'),
+    checkBar: notebook.locator('.jp-Junobench-caseHeader')
   };
+}
+
+/**
+ * Open the case header's details drawer (timeline, environment, reasons,
+ * hints, self-diagnosis); does nothing when it is open.
+ */
+export async function openDrawer(header: Locator): Promise<Locator> {
+  const toggle = header.locator('.jp-Junobench-drawerToggle');
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') {
+    await toggle.click();
+  }
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  return header.locator('.jp-Junobench-drawer');
 }
 
 /** How long "Open case" then an immediate Replay took, in ms, and the verdict shown. */
@@ -221,7 +237,7 @@ export async function timeOpenToCrash(
   const bar = page
     .locator('#jp-main-dock-panel .jp-NotebookPanel')
     .filter({ visible: true })
-    .locator('.jp-Junobench-replayBar');
+    .locator('.jp-Junobench-caseHeader');
   await bar
     .getByRole('button', { name: 'Replay', exact: true })
     .click({ timeout: SLOW });

@@ -44,7 +44,9 @@ test.describe('Replaying a case', () => {
     ).toHaveCount(1, {
       timeout: SLOW
     });
-    await expect(replayBar.getByRole('status')).toContainText('NameError');
+    await expect(replayBar.locator('.jp-Junobench-replayStatus')).toContainText(
+      'NameError'
+    );
     await expect(
       page.locator('.jp-Junobench-verdict').filter({ visible: true })
     ).toContainText('Reproduced as recorded');
@@ -75,8 +77,11 @@ test.describe('Replaying a case', () => {
 
     await topToBottom.click();
 
-    await expect(replayBar.getByRole('status')).toHaveText(TOP_TO_BOTTOM_DONE, {
-      timeout: SLOW
-    });
+    await expect(replayBar.locator('.jp-Junobench-replayStatus')).toHaveText(
+      TOP_TO_BOTTOM_DONE,
+      {
+        timeout: SLOW
+      }
+    );
   });
 });

@@ -253,7 +253,8 @@ test('progress and edits made while the server restarts are kept', async ({
   await replay.click();
   await expect(replay).toBeDisabled();
   await expect(replay).toBeEnabled({ timeout: SLOW });
-  const status = (await replayBar.getByRole('status').textContent()) ?? '';
+  const status =
+    (await replayBar.locator('.jp-Junobench-replayStatus').textContent()) ?? '';
   await expect(
     replayBar.locator('.jp-Junobench-verdict'),
     `the replay after the restart ended with: ${status}`

@@ -59,7 +59,7 @@ for (const c of CASES) {
 
     // Top to bottom as well, then the State view beside the notebook.
     await replayBar.getByRole('button', { name: 'Run top to bottom' }).click();
-    await expect(replayBar.getByRole('status')).toContainText(
+    await expect(replayBar.locator('.jp-Junobench-replayStatus')).toContainText(
       /top to bottom/i,
       {
         timeout: SLOW

@@ -81,7 +81,7 @@ test.describe('warm kernel on', () => {
     const notebook = page
       .locator('#jp-main-dock-panel .jp-NotebookPanel')
       .filter({ visible: true });
-    const bar = notebook.locator('.jp-Junobench-replayBar');
+    const bar = notebook.locator('.jp-Junobench-caseHeader');
     const replay = bar.getByRole('button', { name: 'Replay', exact: true });
     await expect(replay).toBeEnabled({ timeout: SLOW });
     // The working copy's session runs the warm kernel.
