@@ -382,7 +382,7 @@ export class CaseHeader extends Panel {
       );
     }
     line.textContent = text;
-    line.title = trans.__('Kernel environment: %1', report.prefix);
+    line.title = `${text}\n${trans.__('Kernel environment: %1', report.prefix)}`;
     line.dataset.differences = String(n);
     line.hidden = false;
     this._fitToContent();

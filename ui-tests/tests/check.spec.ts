@@ -4,7 +4,7 @@
  */
 import { expect, test } from '@jupyterlab/galata';
 
-import { openDemoCase, SLOW } from './junobench';
+import { openDemoCase, openFilters, SLOW } from './junobench';
 
 const CASE = 'numpy_1';
 /** Index (among all cells) of numpy_1's crashing cell. */
@@ -35,6 +35,7 @@ test('a wrong fix fails the check, a correct one passes', async ({ page }) => {
   const item = panel.locator(`li.jp-Junobench-caseItem[data-case="${CASE}"]`);
   await expect(item).toHaveAttribute('data-status', 'solved');
   // The status filter lists only solved cases when ticked.
+  await openFilters(panel);
   const solved = panel
     .locator('fieldset[data-facet="status"]')
     .getByRole('checkbox', { name: /^solved \(\d+\)$/ });

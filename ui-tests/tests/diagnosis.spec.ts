@@ -51,7 +51,10 @@ test('a prediction is scored at the reveal, which waits for a pass', async ({
   await check.click();
   await expect(result).toContainText('Not solved', { timeout: SLOW });
   await expect(reveal).toBeDisabled();
-  await expect(reveal).toHaveAttribute(
+  // The toolbar button's tooltip says why (on the button element itself).
+  await expect(
+    checkBar.locator('jp-button[data-command="junobench:reveal"]')
+  ).toHaveAttribute(
     'title',
     'The reveal opens once your fix passes the check.'
   );

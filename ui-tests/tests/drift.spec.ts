@@ -3,7 +3,7 @@
  * from the JunoBench benchmark pins, on a line of its own.
  */
 import { expect, test } from '@jupyterlab/galata';
-import { openDemoCase, SLOW } from './junobench';
+import { openDemoCase, openDrawer, SLOW } from './junobench';
 
 const CASE = 'numpy_1';
 
@@ -11,6 +11,8 @@ test('the replay bar lists the kernel versions that differ from the benchmark pi
   page
 }) => {
   const { replayBar } = await openDemoCase(page, CASE);
+  // The environment line is in the case header's details drawer.
+  await openDrawer(replayBar);
   const drift = replayBar.getByRole('note', {
     name: 'Environment compared with the benchmark pins'
   });
