@@ -514,9 +514,10 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
         'Run the working copy from a fresh kernel and judge the repair'
       ),
       describedBy: { args: idArg },
+      // Not while a replay of the same copy runs (both save the notebook).
       isEnabled: args => {
         const checker = checkerOf(args);
-        return !!checker && !checker.state.running;
+        return !!checker && !checker.state.running && !current(args)?.isRunning;
       },
       execute: args => checkerOf(args)?.check()
     });

@@ -93,18 +93,19 @@ export class RevealView extends Widget {
           : count === null
             ? trans.__('cell %1 (not run)', n)
             : trans.__('cell %1 [%2]', n, count);
-      add(
-        section,
-        'h4',
-        trans.__(
-          '%1: %2 → %3',
-          this._kindLabel(d.kind, trans),
-          where(d.before, d.countBefore),
-          where(d.after, d.countAfter)
-        )
+      const heading = trans.__(
+        '%1: %2 → %3',
+        this._kindLabel(d.kind, trans),
+        where(d.before, d.countBefore),
+        where(d.after, d.countAfter)
       );
+      add(section, 'h4', heading);
       if (d.kind !== 'same') {
-        this._mergeView(section, d);
+        this._mergeView(
+          section,
+          d,
+          trans.__('Reference fix of %1 (read only)', heading)
+        );
       }
       const text = add(section, 'details', undefined, 'jp-Junobench-textDiff');
       add(text, 'summary', trans.__('Line diff as text'));
@@ -140,7 +141,7 @@ export class RevealView extends Widget {
    * CodeMirror's merge view of one cell: the fixed source, with the lines
    * the fix removed or changed shown inline; read-only.
    */
-  private _mergeView(parent: HTMLElement, d: ICellDiff): void {
+  private _mergeView(parent: HTMLElement, d: ICellDiff, label: string): void {
     const host = document.createElement('div');
     host.className = 'jp-Junobench-mergeView';
     parent.appendChild(host);
@@ -153,6 +154,8 @@ export class RevealView extends Widget {
           EditorState.readOnly.of(true),
           EditorView.editable.of(false),
           EditorView.lineWrapping,
+          // The read-only editor is a text box for assistive technology: name it.
+          EditorView.contentAttributes.of({ 'aria-label': label }),
           unifiedMergeView({
             original: d.beforeText,
             mergeControls: false,

@@ -3,14 +3,23 @@
  * panel shows cases first (at least 5 at 1280×720, the list at least 60% of
  * the panel), is driven from the keyboard (`/` to search, arrows between
  * cases, Enter opens), shows a case card that gives nothing away before the
- * reveal, and has no serious or critical accessibility violation (axe).
+ * reveal, and has no serious or critical accessibility violation (axe);
+ * an open case's header is slim when idle (at most 15% of the notebook panel
+ * at 1280×720), covers nothing, lets every check reason be read, and the
+ * header and the reveal pass axe.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@jupyterlab/galata';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
 import type { Locator } from '@playwright/test';
 
-import { caseItems, caseList, openDemoPanel, SLOW } from './junobench';
+import {
+  caseItems,
+  caseList,
+  openDemoCase,
+  openDemoPanel,
+  SLOW
+} from './junobench';
 
 /** Serious and critical axe violations inside a part of the page. */
 async function axeViolations(
@@ -147,3 +156,159 @@ test.describe('keyboard', () => {
     await expect(toggle).toBeFocused();
   });
 });
+
+/** Broken numpy_1 target (as recorded) for a check that fails with reasons. */
+const NUMPY_TARGET = 4;
+const NUMPY_BROKEN =
+  '# z-score every feature\nmu = data.mean(axis=1)\nsigma = data.std(axis=1)\nZ = (data - mu) / sigma\nZ[:5].round(3)';
+
+for (const viewport of [
+  { width: 1280, height: 720 },
+  { width: 1920, height: 1080 }
+]) {
+  for (const theme of ['light', 'dark'] as const) {
+    test.describe(`open case at ${viewport.width}×${viewport.height}, ${theme}`, () => {
+      test.use({ viewport });
+
+      test('the case header is slim, covers nothing, shows every reason and passes axe', async ({
+        page
+      }) => {
+        if (theme === 'dark') {
+          await page.theme.setDarkTheme();
+        }
+        const { notebook, header } = await openDemoCase(page, 'numpy_1');
+        const replay = header.getByRole('button', {
+          name: 'Replay',
+          exact: true
+        });
+        await expect(replay).toBeEnabled({ timeout: SLOW });
+
+        // Idle: at most 15% of the notebook panel's height.
+        const panelBox = (await notebook.boundingBox())!;
+        const idle = (await header.boundingBox())!;
+        expect(idle.height / panelBox.height).toBeLessThanOrEqual(0.15);
+        await expectNoOverlap(notebook, header);
+
+        // After a replay and a failed check, the drawer holds the timeline and
+        // the reasons; nothing overlaps and every reason can be read. (The
+        // crashing cell as recorded: an earlier test may have edited this copy.)
+        await page.notebook.setCell(NUMPY_TARGET, 'code', NUMPY_BROKEN);
+        await replay.click();
+        await expect(header.locator('.jp-Junobench-verdict')).toContainText(
+          'Reproduced as recorded',
+          { timeout: SLOW }
+        );
+        const check = header.getByRole('button', { name: 'Check my fix' });
+        await expect(check).toBeEnabled({ timeout: SLOW });
+        await check.click();
+        await expect(header.locator('.jp-Junobench-checkResult')).toContainText(
+          'Not solved',
+          { timeout: SLOW }
+        );
+        const drawer = header.locator('.jp-Junobench-drawer');
+        await expect(drawer).toBeVisible();
+        await expect(
+          header.locator('.jp-Junobench-step').first()
+        ).toBeVisible();
+        await expectNoOverlap(notebook, header);
+        await expectReadable(
+          header.locator('.jp-Junobench-checkReasons li'),
+          drawer
+        );
+        await expectReadable(header.locator('.jp-Junobench-step'), drawer);
+        expect(await axeViolations(page, '.jp-Junobench-caseHeader')).toEqual(
+          []
+        );
+
+        // The reveal (open after this attempt) passes axe too.
+        await header.getByRole('button', { name: 'Reveal diagnosis' }).click();
+        const view = page.getByRole('tabpanel', { name: 'Reveal: numpy_1' });
+        await expect(view).toBeVisible({ timeout: SLOW });
+        await expect(
+          view.locator('.jp-Junobench-revealDiagnosis')
+        ).not.toBeEmpty();
+        expect(await axeViolations(page, '.jp-Junobench-reveal')).toEqual([]);
+      });
+    });
+  }
+}
+
+/**
+ * The header's box ends where the first cell's begins, and no part of the
+ * header (toolbar, status line, drawer) overlaps another or the cells.
+ */
+async function expectNoOverlap(
+  notebook: Locator,
+  header: Locator
+): Promise<void> {
+  const boxes = await notebook.evaluate(nb => {
+    const rect = (el: Element | null) => {
+      if (!el || (el as HTMLElement).hidden) {
+        return null;
+      }
+      const r = el.getBoundingClientRect();
+      return r.height > 0 ? { top: r.top, bottom: r.bottom } : null;
+    };
+    const head = nb.querySelector('.jp-Junobench-caseHeader');
+    const parts = head ? [...head.children].map(rect).filter(Boolean) : [];
+    // What is drawn just above and just below the header's bottom edge: the
+    // header itself, then the notebook (no cell painted over the header).
+    const hb = head?.getBoundingClientRect();
+    const probe = (y: number) => {
+      if (!hb) {
+        return '';
+      }
+      const el = document.elementFromPoint(hb.left + hb.width / 2, y);
+      return el?.closest('.jp-Junobench-caseHeader')
+        ? 'header'
+        : el?.closest('.jp-Notebook')
+          ? 'notebook'
+          : (el?.className?.toString() ?? '');
+    };
+    return {
+      header: rect(head),
+      parts,
+      notebook: rect(nb.querySelector('.jp-Notebook')),
+      above: hb ? probe(hb.bottom - 2) : '',
+      below: hb ? probe(hb.bottom + 4) : ''
+    };
+  });
+  expect(boxes.header).not.toBeNull();
+  const top = boxes.header!;
+  // The parts stack inside the header, one under the other.
+  let last = top.top - 0.5;
+  for (const part of boxes.parts as { top: number; bottom: number }[]) {
+    expect(part.top).toBeGreaterThanOrEqual(last - 0.5);
+    expect(part.bottom).toBeLessThanOrEqual(top.bottom + 0.5);
+    last = part.bottom;
+  }
+  // The notebook (and so its cells) starts below the header.
+  expect(boxes.notebook!.top).toBeGreaterThanOrEqual(top.bottom - 0.5);
+  expect(boxes.above).toBe('header');
+  expect(boxes.below).toBe('notebook');
+  await expect(header).toBeVisible();
+}
+
+/**
+ * Every item is inside its scroll container's visible box, or is reached by
+ * scrolling it there; the container itself is entirely on screen.
+ */
+async function expectReadable(
+  items: Locator,
+  container: Locator
+): Promise<void> {
+  const count = await items.count();
+  expect(count).toBeGreaterThan(0);
+  const box = (await container.boundingBox())!;
+  const viewport = container.page().viewportSize()!;
+  expect(box.y).toBeGreaterThanOrEqual(0);
+  expect(box.y + box.height).toBeLessThanOrEqual(viewport.height + 0.5);
+  for (let i = 0; i < count; i++) {
+    const item = items.nth(i);
+    await item.scrollIntoViewIfNeeded();
+    const r = (await item.boundingBox())!;
+    const now = (await container.boundingBox())!;
+    expect(r.y).toBeGreaterThanOrEqual(now.y - 0.5);
+    expect(r.y + r.height).toBeLessThanOrEqual(now.y + now.height + 0.5);
+  }
+}
