@@ -12,6 +12,7 @@ from jupyter_server.base.handlers import APIHandler
 from jupyter_server.utils import url_path_join
 from tornado import web
 
+from . import authoring
 from .casebook import DemoFolderConflict, bundled_casebook, ensure_demo_copy
 from .tree import TreeError, list_tree
 
@@ -113,6 +114,112 @@ class TreeHandler(_JunobenchHandler):
         self.finish(json.dumps(tree))
 
 
+class _AuthoringHandler(_JunobenchHandler):
+    """Base of the ``POST /junobench/authoring/*`` handlers: server paths inside the root only."""
+
+    auth_resource = "contents"
+
+    def local_root(self) -> Path:
+        """The server's contents root on disk; 404 when contents are not on a local disk."""
+        manager = self.contents_manager
+        root_dir = getattr(manager, "root_dir", None)
+        if not root_dir or not getattr(manager, "_get_os_path", None):
+            raise web.HTTPError(404, "This server's contents are not on a local disk.")
+        return Path(root_dir).expanduser().resolve()
+
+    def local_path(self, server_path: object, what: str) -> Path:
+        """A server path (``a/b``, '' for the root) as a local path that stays inside the root."""
+        if not isinstance(server_path, str):
+            raise web.HTTPError(400, f"{what} must be a server path (text)")
+        root = self.local_root()
+        if server_path.strip("/") == "":
+            return root
+        try:
+            rel = authoring.relative_part(server_path.strip("/"), what)
+            return authoring.inside(root, rel)
+        except authoring.AuthoringError as err:
+            raise web.HTTPError(400, str(err)) from err
+
+    def body(self) -> dict[str, Any]:
+        """The JSON body of the request, as an object."""
+        try:
+            value = json.loads(self.request.body or b"{}")
+        except ValueError as err:
+            raise web.HTTPError(400, f"the request body is not JSON: {err}") from err
+        if not isinstance(value, dict):
+            raise web.HTTPError(400, "the request body must be a JSON object")
+        return value
+
+    async def run_writer(self, fn: Any, *args: Any) -> None:
+        """Run a writer function off the event loop; its AuthoringError is a 400 naming what is wrong."""
+        loop = asyncio.get_running_loop()
+        try:
+            result = await loop.run_in_executor(None, fn, *args)
+        except authoring.AuthoringError as err:
+            raise web.HTTPError(400, str(err)) from err
+        except OSError as err:
+            raise web.HTTPError(500, f"could not write: {err}") from err
+        self.finish(json.dumps({"ok": True, **(result.to_json() if result is not None else {})}))
+
+
+class NewCasebookHandler(_AuthoringHandler):
+    """``POST /junobench/authoring/casebook`` ``{"path"}``: create an empty casebook folder."""
+
+    @web.authenticated
+    @authorized("write", resource="contents")
+    async def post(self) -> None:
+        """Create the folder, ``benchmark/`` and the two descriptor workbooks."""
+        body = self.body()
+        path = self.local_path(body.get("path"), "casebook path")
+        if path == self.local_root():
+            raise web.HTTPError(400, "a new casebook needs a folder of its own, not the server root")
+        await self.run_writer(authoring.new_casebook, path)
+
+
+class CaseHandler(_AuthoringHandler):
+    """``POST /junobench/authoring/case`` ``{"casebook", "dataRoot", "spec"}``: write a case."""
+
+    @web.authenticated
+    @authorized("write", resource="contents")
+    async def post(self) -> None:
+        """Write the case folder and its rows (see :func:`authoring.write_case`)."""
+        body = self.body()
+        casebook = self.local_path(body.get("casebook"), "casebook path")
+        data_root = self.local_path(body.get("dataRoot", ""), "notebook folder")
+        await self.run_writer(authoring.write_case, body.get("spec"), casebook, data_root)
+
+
+class FixedHandler(_AuthoringHandler):
+    """``POST /junobench/authoring/fixed`` ``{"casebook", "case", "notebook"}``: the reference fix."""
+
+    @web.authenticated
+    @authorized("write", resource="contents")
+    async def post(self) -> None:
+        """Write ``<case>_fixed.ipynb``."""
+        body = self.body()
+        casebook = self.local_path(body.get("casebook"), "casebook path")
+        await self.run_writer(authoring.write_fixed, casebook, body.get("case"), body.get("notebook"))
+
+
+class DraftHandler(_AuthoringHandler):
+    """``POST /junobench/authoring/draft`` ``{"casebook", "case", "reason"}``: draft or verified."""
+
+    @web.authenticated
+    @authorized("write", resource="contents")
+    async def post(self) -> None:
+        """Write DRAFT.md with the reason, or remove it when the reason is null."""
+        body = self.body()
+        casebook = self.local_path(body.get("casebook"), "casebook path")
+        loop = asyncio.get_running_loop()
+        try:
+            path = await loop.run_in_executor(
+                None, authoring.set_draft, casebook, body.get("case"), body.get("reason")
+            )
+        except authoring.AuthoringError as err:
+            raise web.HTTPError(400, str(err)) from err
+        self.finish(json.dumps({"ok": True, "draft": path}))
+
+
 def setup_handlers(web_app: Application, extension: JunobenchExtension) -> None:
     """Register the ``junobench/*`` routes under the server's base URL."""
     base_url: str = web_app.settings.get("base_url", "/")
@@ -123,5 +230,9 @@ def setup_handlers(web_app: Application, extension: JunobenchExtension) -> None:
             (url_path_join(base_url, "junobench", "info"), InfoHandler, kwargs),
             (url_path_join(base_url, "junobench", "demo-casebook"), DemoCasebookHandler, kwargs),
             (url_path_join(base_url, "junobench", "tree"), TreeHandler, kwargs),
+            (url_path_join(base_url, "junobench", "authoring", "casebook"), NewCasebookHandler, kwargs),
+            (url_path_join(base_url, "junobench", "authoring", "case"), CaseHandler, kwargs),
+            (url_path_join(base_url, "junobench", "authoring", "fixed"), FixedHandler, kwargs),
+            (url_path_join(base_url, "junobench", "authoring", "draft"), DraftHandler, kwargs),
         ],
     )
