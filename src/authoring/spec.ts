@@ -248,3 +248,19 @@ export function parseLabelArgs(args: readonly string[]): {
   }
   return out;
 }
+
+/**
+ * The next free case name for a library (`NBspecific_4` after `NBspecific_3`).
+ */
+export function suggestName(
+  cases: readonly Pick<ICase, 'name'>[],
+  library = 'NBspecific'
+): string {
+  const prefix = `${library}_`;
+  const taken = new Set(cases.map(c => c.name));
+  let n = 1 + cases.filter(c => c.name.startsWith(prefix)).length;
+  while (taken.has(`${prefix}${n}`)) {
+    n++;
+  }
+  return `${prefix}${n}`;
+}

@@ -19,6 +19,7 @@ import { caseNameProblem, caseSpec, parseLabelArgs } from '../authoring/spec';
 import { parseNotebook } from '../casebook/notebook';
 import { terminalSafe } from '../casebook/display';
 import type { INotebookJSON } from '../replay/types';
+import { draftReason } from '../verify/case';
 import { KERNEL_OPTIONS, serverFor } from './server';
 import { loadLocalCasebook, verifyCasebook } from './verify';
 import type { ICaseReport } from './verify';
@@ -150,7 +151,7 @@ export async function addCommand(args: string[]): Promise<number> {
     return 1;
   }
   const report = await Private.verifyOne(dir, name, values);
-  const reason = Private.draftReason(report);
+  const reason = draftReason(report);
   await setDraft(dir, name, reason);
   if (reason === null) {
     console.log(
@@ -216,28 +217,5 @@ namespace Private {
     } finally {
       await server.stop();
     }
-  }
-
-  /**
-   * Why a verified case is still a draft, or null when it counts.
-   */
-  export function draftReason(report: ICaseReport): string | null {
-    if (report.verdict === 'pass') {
-      return null;
-    }
-    const parts: string[] = [];
-    if (report.reproduced.verdict !== 'pass') {
-      parts.push(
-        `the reproduced notebook did not crash as recorded (${report.reproduced.verdict}: ${report.reproduced.reason})`
-      );
-    }
-    if (report.fixed.verdict !== 'pass') {
-      parts.push(
-        report.fixed.verdict === 'missing-notebook'
-          ? 'it has no reference fix yet (add one with --fixed, or "Save as Reference Fix")'
-          : `the reference fix did not pass (${report.fixed.verdict}: ${report.fixed.reason})`
-      );
-    }
-    return parts.join('; ') || `verification said ${report.verdict}`;
   }
 }

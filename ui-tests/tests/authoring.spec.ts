@@ -1,0 +1,132 @@
+/**
+ * Authoring a case in JupyterLab: a new casebook, a fresh notebook run out of
+ * order until a NameError, "Save as JunoBench Case…" from the notebook's
+ * context menu with labels, "Save as JunoBench Reference Fix", then the case
+ * in the panel and its replay reproducing the crash.
+ */
+import { expect, test } from '@jupyterlab/galata';
+import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
+
+import { openPanel, SLOW } from './junobench';
+
+/** The case the test authors (the first NBspecific name of an empty casebook). */
+const CASE = 'NBspecific_1';
+
+/** The casebook folder the test creates. */
+const BOOK = `authored-${Date.now()}`;
+
+/** Click an item of the notebook's context menu by its label. */
+async function contextCommand(
+  page: IJupyterLabPageFixture,
+  label: string
+): Promise<void> {
+  await page
+    .locator('.jp-NotebookPanel .jp-Notebook')
+    .filter({ visible: true })
+    .click({ button: 'right', position: { x: 40, y: 10 } });
+  await page.getByRole('menuitem', { name: label }).click();
+}
+
+/** Fill one field of the case form by its name. */
+async function fill(
+  page: IJupyterLabPageFixture,
+  name: string,
+  value: string
+): Promise<void> {
+  await page.locator(`.jp-Junobench-caseForm [name="${name}"]`).fill(value);
+}
+
+test.describe('Authoring a case', () => {
+  test('a fresh notebook with an out-of-order NameError becomes a verified case that replays as recorded', async ({
+    page
+  }) => {
+    test.setTimeout(6 * 60 * 1000);
+
+    // New JunoBench Casebook… (the palette command asks for the folder).
+    // Not awaited in the page: the command waits for the dialog's answer.
+    await page.evaluate(() => {
+      void window.jupyterapp.commands.execute('junobench:new-casebook');
+    });
+    const ask = page.locator('.jp-Dialog');
+    await ask.locator('input').fill(BOOK);
+    await ask.getByRole('button', { name: /ok|create/i }).click();
+    await expect(ask).toHaveCount(0);
+
+    // A fresh notebook: the area cell runs before the radius cell.
+    await page.notebook.createNew(`${BOOK}-draft.ipynb`);
+    await page.notebook.setCell(0, 'code', 'import math');
+    await page.notebook.addCell('code', 'radius = 2.0');
+    await page.notebook.addCell(
+      'code',
+      'area = math.pi * radius ** 2\nprint(area)'
+    );
+    await page.notebook.runCell(0);
+    await page.notebook.runCell(2);
+    await expect(
+      page.locator(
+        '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
+      )
+    ).toContainText("name 'radius' is not defined", { timeout: SLOW });
+
+    // Save as JunoBench Case…, labelled.
+    await contextCommand(page, 'Save as JunoBench Case…');
+    const form = page.locator('.jp-Junobench-caseForm');
+    await expect(form.locator('[name="name"]')).toHaveValue(CASE, {
+      timeout: SLOW
+    });
+    await fill(page, 'rootCause', 'NB specific');
+    await fill(page, 'crashType', 'variable not found');
+    await fill(page, 'pipelineStage', 'data preparation');
+    await fill(page, 'mlBug', 'not ML bug');
+    await fill(
+      page,
+      'diagnosis',
+      'The area cell ran before the cell that sets radius.'
+    );
+    await fill(page, 'datasetTitle', 'None (synthetic)');
+    await page.getByRole('button', { name: 'Save case' }).click();
+    // Without a reference fix yet, the case is a draft that says why.
+    const result = page.locator('.jp-Dialog .jp-Junobench-authoringResult');
+    await expect(result).toContainText(`${CASE} is saved as a draft`, {
+      timeout: SLOW
+    });
+    await expect(result).toContainText('no reference fix yet');
+    await page
+      .locator('.jp-Dialog')
+      .getByRole('button', { name: 'OK' })
+      .click();
+
+    // Save as JunoBench Reference Fix: the same cells, top to bottom.
+    await contextCommand(page, 'Save as JunoBench Reference Fix');
+    await expect(result).toContainText(
+      `Verified: ${CASE} crashes as recorded (NameError`,
+      { timeout: SLOW }
+    );
+    await page
+      .locator('.jp-Dialog')
+      .getByRole('button', { name: 'OK' })
+      .click();
+
+    // The case is in the panel, no longer a draft, and its replay reproduces it.
+    const panel = await openPanel(page);
+    const item = panel.locator(`li.jp-Junobench-caseItem[data-case="${CASE}"]`);
+    await expect(item).toBeVisible({ timeout: SLOW });
+    await expect(item.locator('.jp-Junobench-caseProblem')).not.toHaveText(
+      'draft'
+    );
+    await panel.getByRole('button', { name: `Open case ${CASE}` }).click();
+    const notebook = page
+      .locator('#jp-main-dock-panel .jp-NotebookPanel')
+      .filter({ visible: true });
+    const replayBar = notebook.locator('.jp-Junobench-replayBar');
+    const replay = replayBar.getByRole('button', {
+      name: 'Replay',
+      exact: true
+    });
+    await expect(replay).toBeEnabled({ timeout: SLOW });
+    await replay.click();
+    await expect(
+      page.locator('.jp-Junobench-verdict').filter({ visible: true })
+    ).toContainText('Reproduced as recorded', { timeout: SLOW });
+  });
+});
