@@ -283,6 +283,46 @@ describe('authoring a case on a real kernel', () => {
     );
   });
 
+  it('junobench add takes a notebook without cell ids whose crash is in the last cell, with its data folder', async () => {
+    // numpy_2 of the demo casebook: nbformat 4.4, no ids, crash in the last cell.
+    const demo = path.resolve(
+      __dirname,
+      '../../demo/casebook/benchmark/numpy_2'
+    );
+    const reproduced = JSON.parse(
+      readFileSync(path.join(demo, 'numpy_2_reproduced.ipynb'), 'utf8')
+    ) as INotebookJSON;
+    expect(reproduced.cells.some(c => c.id !== undefined)).toBe(false);
+    const codeCells = reproduced.cells.filter(c => c.cell_type === 'code');
+    expect(
+      codeCells[codeCells.length - 1].outputs?.some(
+        o => o.output_type === 'error'
+      )
+    ).toBe(true);
+    const added = await runCli([
+      'add',
+      book,
+      'numpy_50',
+      '--reproduced',
+      path.join(demo, 'numpy_2_reproduced.ipynb'),
+      '--fixed',
+      path.join(demo, 'numpy_2_fixed.ipynb'),
+      '--data',
+      'data',
+      ...serverArgs(server, dir)
+    ]);
+    expect(added.out[added.out.length - 1]).toMatch(
+      /^Verified: numpy_50_reproduced\.ipynb crashes as recorded \(ValueError/
+    );
+    expect(added.code).toBe(0);
+    const loaded = await loadCasebook(new FsCasebookSource(book));
+    const c = loaded.cases.find(x => x.name === 'numpy_50')!;
+    expect(c.files.data.length).toBeGreaterThan(0);
+    expect(
+      c.files.data.every(f => f.startsWith('benchmark/numpy_50/data/'))
+    ).toBe(true);
+  });
+
   it.each([
     [
       'a path traversal in the case name',
