@@ -22,7 +22,7 @@ import type { TranslationBundle } from '@jupyterlab/translation';
 
 import { dirname } from '../casebook/paths';
 import { readInputHistory } from '../kernel/history';
-import { CaseAuthor } from '../model/authoring';
+import type { CaseAuthor } from '../model/authoring';
 import type { INotebookJSON } from '../replay/types';
 import { ICasebookManager } from '../tokens';
 import type { ICaseVerification } from '../verify/case';
@@ -49,13 +49,22 @@ export const authoringPlugin: JupyterFrontEndPlugin<void> = {
     registry: ISettingRegistry | null
   ): void => {
     const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
-    const author = new CaseAuthor({
-      serverSettings: app.serviceManager.serverSettings,
-      contents: app.serviceManager.contents,
-      sessions: app.serviceManager.sessions,
-      kernelName: () =>
-        tracker.currentWidget?.sessionContext.session?.kernel?.name ?? 'python3'
-    });
+    // The model loads with the first authoring command, not at start-up.
+    let authorInstance: CaseAuthor | null = null;
+    const getAuthor = async (): Promise<CaseAuthor> => {
+      if (!authorInstance) {
+        const { CaseAuthor } = await import('../model/authoring');
+        authorInstance = new CaseAuthor({
+          serverSettings: app.serviceManager.serverSettings,
+          contents: app.serviceManager.contents,
+          sessions: app.serviceManager.sessions,
+          kernelName: () =>
+            tracker.currentWidget?.sessionContext.session?.kernel?.name ??
+            'python3'
+        });
+      }
+      return authorInstance;
+    };
     const current = (): NotebookPanel | null => {
       const widget = tracker.currentWidget;
       return widget && widget === app.shell.currentWidget ? widget : null;
@@ -94,6 +103,7 @@ export const authoringPlugin: JupyterFrontEndPlugin<void> = {
         }
         path = path.replace(/^\/+|\/+$/g, '');
         const { CASEBOOK_PLUGIN_ID } = await import('./casebook');
+        const author = await getAuthor();
         try {
           await author.newCasebook(path);
         } catch (reason) {
@@ -134,6 +144,7 @@ export const authoringPlugin: JupyterFrontEndPlugin<void> = {
         const { recordFromHistory } = await import('../authoring/record');
         const { caseNameProblem, caseSpec, labelSets, suggestName } =
           await import('../authoring/spec');
+        const author = await getAuthor();
         const nb = panel.context.model.toJSON() as unknown as INotebookJSON;
         let recording;
         try {
@@ -222,6 +233,7 @@ export const authoringPlugin: JupyterFrontEndPlugin<void> = {
         }
         const { readWorkingCopyMeta } = await import('../model/workingCopy');
         const { fixedNotebook } = await import('../authoring/record');
+        const author = await getAuthor();
         const meta = readWorkingCopyMeta(panel.context.model.metadata);
         let name =
           author.savedAs(panel.context.path)?.name ?? meta?.case ?? null;

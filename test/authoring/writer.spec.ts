@@ -10,6 +10,7 @@ import {
   mkdtempSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync
 } from 'fs';
 import { tmpdir } from 'os';
@@ -308,7 +309,7 @@ describe('the case writer and the loader', () => {
       mkdirSync(path.join(nbDir, 'data'), { recursive: true });
       writeFileSync(path.join(dir, 'secret.csv'), 'secret');
       writeFileSync(path.join(nbDir, 'pandas_5_reproduced.ipynb'), '{}');
-      require('fs').symlinkSync(
+      symlinkSync(
         path.join(dir, 'secret.csv'),
         path.join(nbDir, 'data', 'link.csv')
       );
