@@ -40,7 +40,7 @@ import tempfile
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 #: The descriptor file at the casebook root.
 DESCRIPTOR = "benchmark_desc.xlsx"
@@ -197,24 +197,23 @@ def new_casebook(root: Path) -> WriteResult:
     return result
 
 
-def _new_descriptor():
+def _new_workbook(title: str, header: list[Any]):
+    """A workbook of one sheet holding only a header row."""
     from openpyxl import Workbook
 
     wb = Workbook()
     ws = wb.active
-    ws.title = "Sheet1"
-    ws.append(DESCRIPTOR_COLUMNS)
+    ws.title = title
+    ws.append(header)
     return wb
+
+
+def _new_descriptor():
+    return _new_workbook("Sheet1", DESCRIPTOR_COLUMNS)
 
 
 def _new_diagnoses():
-    from openpyxl import Workbook
-
-    wb = Workbook()
-    ws = wb.active
-    ws.title = "Ground_truth"
-    ws.append(DIAGNOSES_COLUMNS)
-    return wb
+    return _new_workbook("Ground_truth", DIAGNOSES_COLUMNS)
 
 
 # ------------------------------------------------------------------------------------------
@@ -579,32 +578,31 @@ def _file_mode(path: Path) -> int:
         return 0o666 & ~umask
 
 
-def _save_atomic(wb, path: Path) -> None:
+def _replace_atomic(path: Path, write: Callable[[str], None]) -> None:
+    """Write a sibling temporary file with ``write(tmp)``, then rename it over ``path``."""
     mode = _file_mode(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
     os.close(fd)
     try:
-        wb.save(tmp)
+        write(tmp)
         os.chmod(tmp, mode | 0o200)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _save_atomic(wb, path: Path) -> None:
+    _replace_atomic(path, wb.save)
 
 
 def _write_text_atomic(path: Path, text: str) -> None:
-    mode = _file_mode(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+    def write(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
-        os.chmod(tmp, mode | 0o200)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+
+    _replace_atomic(path, write)
 
 
 # ------------------------------------------------------------------------------------------

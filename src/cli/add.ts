@@ -20,7 +20,7 @@ import { parseNotebook } from '../casebook/notebook';
 import { terminalSafe } from '../casebook/display';
 import type { INotebookJSON } from '../replay/types';
 import { draftReason } from '../verify/case';
-import { KERNEL_OPTIONS, serverFor } from './server';
+import { KERNEL_OPTIONS, serverForOptions } from './server';
 import { loadLocalCasebook, verifyCasebook } from './verify';
 import type { ICaseReport } from './verify';
 import { newCasebook, setDraft, writeCase } from './writer';
@@ -194,14 +194,7 @@ namespace Private {
     }
   ): Promise<ICaseReport> {
     const book = await loadLocalCasebook(dir);
-    const { server, serverRoot } = await serverFor(
-      {
-        server: values.server,
-        token: values.token,
-        serverRoot: values['server-root']
-      },
-      dir
-    );
+    const { server, serverRoot } = await serverForOptions(values, dir);
     try {
       const [report] = await verifyCasebook({
         casebook: book,

@@ -7,7 +7,7 @@
 import { expect, test } from '@jupyterlab/galata';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
 
-import { openPanel, SLOW } from './junobench';
+import { openCaseIn, openPanel, replayButton, SLOW } from './junobench';
 
 /** The case the test authors (the first NBspecific name of an empty casebook). */
 const CASE = 'NBspecific_1';
@@ -114,15 +114,8 @@ test.describe('Authoring a case', () => {
     await expect(item.locator('.jp-Junobench-caseProblem')).not.toHaveText(
       'draft'
     );
-    await panel.getByRole('button', { name: `Open case ${CASE}` }).click();
-    const notebook = page
-      .locator('#jp-main-dock-panel .jp-NotebookPanel')
-      .filter({ visible: true });
-    const replayBar = notebook.locator('.jp-Junobench-replayBar');
-    const replay = replayBar.getByRole('button', {
-      name: 'Replay',
-      exact: true
-    });
+    const { replayBar } = await openCaseIn(page, panel, CASE);
+    const replay = replayButton(replayBar);
     await expect(replay).toBeEnabled({ timeout: SLOW });
     await replay.click();
     await expect(
