@@ -165,12 +165,17 @@ export function recordFromCounts(nb: INotebookJSON): RecordResult {
 /**
  * A fixed notebook as the reference fix is saved: every code cell counted in
  * document order (1, 2, …), so a verification runs it top to bottom; markers
- * removed, since a fix never depends on a re-run.
+ * removed, since a fix never depends on a re-run; a working copy's
+ * `metadata.junobench` dropped.
  */
 export function fixedNotebook(nb: INotebookJSON): INotebookJSON {
   let count = 0;
+  // A learner's working copy carries its replay plans; a fix does not.
+  const metadata = { ...(nb.metadata ?? {}) };
+  delete metadata.junobench;
   return {
     ...nb,
+    metadata,
     cells: nb.cells.map(cell => {
       if (cell.cell_type !== 'code') {
         return cell;

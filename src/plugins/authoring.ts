@@ -161,6 +161,7 @@ export const authoringPlugin: JupyterFrontEndPlugin<void> = {
         }
         const notes = recording.notes.map(note => describeNote(note, trans.__));
         let value = CaseForm.emptyValue(suggestName(book.cases));
+        let update = false;
         for (;;) {
           const result = await showDialog({
             title: trans.__('Save as JunoBench Case'),
@@ -183,6 +184,21 @@ export const authoringPlugin: JupyterFrontEndPlugin<void> = {
           if (problem === null) {
             break;
           }
+          if (problem.code === 'exists') {
+            const replace = await showDialog({
+              title: trans.__('Replace case %1?', value.name),
+              body: describeNameProblem(value.name, problem, trans.__),
+              buttons: [
+                Dialog.cancelButton({ label: trans.__('Choose another name') }),
+                Dialog.warnButton({ label: trans.__('Replace it') })
+              ]
+            });
+            if (replace.button.accept) {
+              update = true;
+              break;
+            }
+            continue;
+          }
           await fail(
             trans.__('Choose another name'),
             describeNameProblem(value.name, problem, trans.__)
@@ -194,6 +210,7 @@ export const authoringPlugin: JupyterFrontEndPlugin<void> = {
           reproduced: recording.reproduced,
           target: recording.target,
           data: value.data,
+          update,
           description: Private.description(value)
         });
         let warnings: string[];
