@@ -31,16 +31,23 @@ every path written is checked to stay inside the casebook folder.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
 import shutil
 import sys
 import tempfile
+import threading
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterator, Optional
+
+try:  # POSIX: writers in other processes (junobench add) wait for each other too
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: the in-process lock only
+    fcntl = None  # type: ignore[assignment]
 
 #: The descriptor file at the casebook root.
 DESCRIPTOR = "benchmark_desc.xlsx"
@@ -70,6 +77,25 @@ _SAFE_NAME = re.compile(r"^[A-Za-z0-9_.\-]+$")
 #: Characters an xlsx cell cannot hold (XML 1.0), as openpyxl checks them.
 _ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _ANSI = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]")
+
+
+#: One write at a time in this process (the server handles requests on threads).
+_write_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def casebook_lock(casebook: Path) -> Iterator[None]:
+    """Hold the casebook's write lock: a read-modify-write of a workbook never interleaves."""
+    with _write_lock:
+        if fcntl is None or not casebook.is_dir():
+            yield
+            return
+        with open(casebook / ".junobench-authoring.lock", "a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 class AuthoringError(Exception):
@@ -225,8 +251,14 @@ def write_case(spec: dict[str, Any], casebook: Path, data_root: Optional[Path]) 
     """Write (or with ``update`` replace) one case described by ``spec`` into ``casebook``.
 
     ``data_root`` is the folder the spec's data paths are relative to (the
-    notebook's folder). Everything is checked before anything is written.
+    notebook's folder). Everything is checked before anything is written; one
+    write at a time per casebook.
     """
+    with casebook_lock(Path(casebook)):
+        return _write_case(spec, Path(casebook), data_root)
+
+
+def _write_case(spec: dict[str, Any], casebook: Path, data_root: Optional[Path]) -> WriteResult:
     if not isinstance(spec, dict):
         raise AuthoringError("the case spec must be a JSON object")
     case = check_case_name(spec.get("case"))

@@ -160,3 +160,20 @@ def test_a_symlinked_case_folder_out_of_the_casebook_is_refused(tmp_path: Path) 
     with pytest.raises(authoring.AuthoringError, match="outside"):
         authoring.write_case(spec("pandas_1", update=True), book, None)
     assert list(outside.iterdir()) == []
+
+
+def test_simultaneous_writes_keep_every_row(tmp_path: Path) -> None:
+    # The server writes on executor threads and `junobench add` runs in its own
+    # process: without the casebook lock, two read-modify-writes lose a row.
+    import concurrent.futures
+
+    book = tmp_path / "book"
+    authoring.new_casebook(book)
+    names = [f"pandas_{i}" for i in range(1, 9)]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
+        list(pool.map(lambda name: authoring.write_case(spec(name), book, None), names))
+    written = [row[0] for row in rows(book / "benchmark_desc.xlsx")[1:]]
+    assert sorted(written) == sorted(names)
+    wb = openpyxl.load_workbook(book / "diagnoses.xlsx")
+    instances = [r[1] for r in wb.worksheets[0].iter_rows(min_row=2, values_only=True)]
+    assert sorted(i for i in instances if i.endswith("_reproduced")) == sorted(f"{n}_reproduced" for n in names)

@@ -95,6 +95,14 @@ test.describe('Authoring a case', () => {
       .locator('.jp-Dialog')
       .getByRole('button', { name: 'OK' })
       .click();
+    // The panel lists it, marked as a draft.
+    const panel = await openPanel(page);
+    const item = panel.locator(`li.jp-Junobench-caseItem[data-case="${CASE}"]`);
+    await expect(item.locator('.jp-Junobench-caseProblem')).toHaveText(
+      'draft',
+      { timeout: SLOW }
+    );
+    await page.notebook.activate(`${BOOK}-draft.ipynb`);
 
     // Save as JunoBench Reference Fix: the same cells, top to bottom.
     await contextCommand(page, 'Save as JunoBench Reference Fix');
@@ -108,8 +116,7 @@ test.describe('Authoring a case', () => {
       .click();
 
     // The case is in the panel, no longer a draft, and its replay reproduces it.
-    const panel = await openPanel(page);
-    const item = panel.locator(`li.jp-Junobench-caseItem[data-case="${CASE}"]`);
+    await openPanel(page);
     await expect(item).toBeVisible({ timeout: SLOW });
     await expect(item.locator('.jp-Junobench-caseProblem')).not.toHaveText(
       'draft'
