@@ -264,3 +264,34 @@ export function suggestName(
   }
   return `${prefix}${n}`;
 }
+
+/**
+ * Relative file paths a notebook's code names in string literals
+ * (`pd.read_csv("data/train.csv")`), in order of appearance: the input files
+ * to offer for copying (the caller keeps those that exist). URLs, absolute
+ * paths and paths climbing with `..` are left out.
+ */
+export function dataCandidates(nb: INotebookJSON): string[] {
+  const found = new Set<string>();
+  const literal = /(["'])((?:(?!\1)[^\\\n])+)\1/g;
+  for (const cell of nb.cells) {
+    if (cell.cell_type !== 'code') {
+      continue;
+    }
+    const text = Array.isArray(cell.source)
+      ? cell.source.join('')
+      : cell.source;
+    for (const match of text.matchAll(literal)) {
+      const path = match[2].trim().replace(/^\.\//, '');
+      if (
+        /^[\w.\- /]+\.[A-Za-z0-9]{1,8}$/.test(path) &&
+        !path.startsWith('/') &&
+        !path.split('/').includes('..') &&
+        !/^[a-z]+:/i.test(path)
+      ) {
+        found.add(path);
+      }
+    }
+  }
+  return [...found];
+}

@@ -142,8 +142,13 @@ export const authoringPlugin: JupyterFrontEndPlugin<void> = {
         const { describeNameProblem, describeNote, describeRecordProblem } =
           await import('../authoring/messages');
         const { recordFromHistory } = await import('../authoring/record');
-        const { caseNameProblem, caseSpec, labelSets, suggestName } =
-          await import('../authoring/spec');
+        const {
+          caseNameProblem,
+          caseSpec,
+          dataCandidates,
+          labelSets,
+          suggestName
+        } = await import('../authoring/spec');
         const author = await getAuthor();
         const nb = panel.context.model.toJSON() as unknown as INotebookJSON;
         let recording;
@@ -161,6 +166,19 @@ export const authoringPlugin: JupyterFrontEndPlugin<void> = {
         }
         const notes = recording.notes.map(note => describeNote(note, trans.__));
         let value = CaseForm.emptyValue(suggestName(book.cases));
+        // Offer the files the code names that exist beside the notebook.
+        const folder = dirname(panel.context.path);
+        for (const path of dataCandidates(nb)) {
+          try {
+            await app.serviceManager.contents.get(
+              folder ? `${folder}/${path}` : path,
+              { content: false }
+            );
+            value.data.push(path);
+          } catch {
+            // not a file here
+          }
+        }
         let update = false;
         for (;;) {
           const result = await showDialog({
@@ -215,11 +233,7 @@ export const authoringPlugin: JupyterFrontEndPlugin<void> = {
         });
         let warnings: string[];
         try {
-          ({ warnings } = await author.writeCase(
-            manager.path,
-            dirname(panel.context.path),
-            spec
-          ));
+          ({ warnings } = await author.writeCase(manager.path, folder, spec));
         } catch (reason) {
           return fail(trans.__('The case was not saved'), reason);
         }

@@ -10,8 +10,10 @@ import {
 import type { RecordNote } from '../../src/authoring/record';
 import {
   caseNameProblem,
+  dataCandidates,
   labelSets,
-  parseLabelArgs
+  parseLabelArgs,
+  suggestName
 } from '../../src/authoring/spec';
 import { recordedPlan, sourceText } from '../../src/replay/plan';
 import type { INbCell, INotebookJSON } from '../../src/replay/types';
@@ -256,5 +258,29 @@ describe('case names, labels and label sets', () => {
       'Inputs 5, 6 ran after the crash and are left out.',
       'cell 3 [2] raised KeyError in its last run too: the replay will stop there, before the crash.'
     ]);
+  });
+
+  it('offers the relative file paths the code names, never URLs, absolute or climbing paths', () => {
+    const notebook = nb(
+      code(
+        'df = pd.read_csv(\'data/train.csv\')\nx = open("./notes.txt").read()',
+        1
+      ),
+      code(
+        "u = pd.read_csv('https://x.org/a.csv')\ny = '/etc/passwd.txt'\nz = '../up.csv'\nw = 'data/train.csv'\nname = 'not a path'",
+        2
+      )
+    );
+    expect(dataCandidates(notebook)).toEqual(['data/train.csv', 'notes.txt']);
+  });
+
+  it('suggests the next free name of a library', () => {
+    expect(suggestName([])).toBe('NBspecific_1');
+    expect(
+      suggestName([caseRecord('NBspecific_1'), caseRecord('NBspecific_3')])
+    ).toBe('NBspecific_4');
+    expect(suggestName([caseRecord('NBspecific_2')], 'pandas')).toBe(
+      'pandas_1'
+    );
   });
 });

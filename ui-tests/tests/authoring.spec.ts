@@ -38,7 +38,8 @@ async function fill(
 
 test.describe('Authoring a case', () => {
   test('a fresh notebook with an out-of-order NameError becomes a verified case that replays as recorded', async ({
-    page
+    page,
+    tmpPath
   }) => {
     test.setTimeout(6 * 60 * 1000);
 
@@ -55,7 +56,12 @@ test.describe('Authoring a case', () => {
     // A fresh notebook: the area cell runs before the radius cell.
     await page.notebook.createNew(`${BOOK}-draft.ipynb`);
     await page.notebook.setCell(0, 'code', 'import math');
-    await page.notebook.addCell('code', 'radius = 2.0');
+    // An input file the notebook reads: offered for copying into the case.
+    await page.contents.uploadContent('2.0\n', 'text', `${tmpPath}/radius.txt`);
+    await page.notebook.addCell(
+      'code',
+      "radius = float(open('radius.txt').read())"
+    );
     await page.notebook.addCell(
       'code',
       'area = math.pi * radius ** 2\nprint(area)'
@@ -74,6 +80,7 @@ test.describe('Authoring a case', () => {
     await expect(form.locator('[name="name"]')).toHaveValue(CASE, {
       timeout: SLOW
     });
+    await expect(form.locator('[name="data"]')).toHaveValue('radius.txt');
     await fill(page, 'rootCause', 'NB specific');
     await fill(page, 'crashType', 'variable not found');
     await fill(page, 'pipelineStage', 'data preparation');
@@ -115,12 +122,11 @@ test.describe('Authoring a case', () => {
       .getByRole('button', { name: 'OK' })
       .click();
 
-    // The case is in the panel, no longer a draft, and its replay reproduces it.
+    // The case is in the panel, complete, and its replay reproduces it.
     await openPanel(page);
     await expect(item).toBeVisible({ timeout: SLOW });
-    await expect(item.locator('.jp-Junobench-caseProblem')).not.toHaveText(
-      'draft'
-    );
+    // Verified, with its input file copied: nothing is missing any more.
+    await expect(item.locator('.jp-Junobench-caseProblem')).toHaveCount(0);
     const { replayBar } = await openCaseIn(page, panel, CASE);
     const replay = replayButton(replayBar);
     await expect(replay).toBeEnabled({ timeout: SLOW });
