@@ -293,10 +293,14 @@ def _write_case(spec: dict[str, Any], casebook: Path, data_root: Optional[Path])
     row = {**row, "traceback": traceback}
     diagnosis = spec.get("diagnosis")
     diagnosis = diagnosis if isinstance(diagnosis, str) else ""
-    # Every text must fit its cell before anything is written.
-    for key, value in [*row.items(), ("diagnosis", diagnosis)]:
+    # Every text must fit its cell, and both workbooks must be usable, before anything is written.
+    texts = [*row.items(), ("diagnosis", diagnosis)]
+    texts += [(f"dataset {k}", v) for d in row.get("datasets") or [] for k, v in d.items()]
+    for key, value in texts:
         if isinstance(value, str):
             _xlsx_text(value, key, DIAGNOSES if key == "diagnosis" else DESCRIPTOR)
+    if (casebook / DIAGNOSES).exists():
+        _diagnoses_sheet(_load(casebook / DIAGNOSES), casebook / DIAGNOSES)
 
     folder.mkdir(parents=True, exist_ok=True)
     inside(casebook, folder_rel)  # again, now that it exists (a symlink planted meanwhile)
@@ -431,9 +435,7 @@ def upsert_descriptor_row(path: Path, case: str, row: dict[str, Any]) -> list[st
     The sheet is the one the loader reads (the first whose header holds
     ``nb_name``); a missing column is added after the last one. Returns the backups kept.
     """
-    from openpyxl import load_workbook
-
-    wb = _load(path, load_workbook)
+    wb = _load(path)
     ws, header_row = _descriptor_sheet(wb, path)
     columns = _columns(ws, header_row)
     values = {
@@ -470,17 +472,10 @@ def upsert_descriptor_row(path: Path, case: str, row: dict[str, Any]) -> list[st
 
 def upsert_diagnosis(path: Path, case: str, library: str, diagnosis: str) -> list[str]:
     """Add or update ``<case>_reproduced`` (and ``<case>_fixed``) in diagnoses.xlsx."""
-    from openpyxl import load_workbook
-
     if not path.exists():
         _save_atomic(_new_diagnoses(), path)
-    wb = _load(path, load_workbook)
-    ws = next(
-        (s for s in wb.worksheets if s.title.strip().lower() == "ground_truth" and _has_instance(s)),
-        None,
-    ) or next((s for s in wb.worksheets if _has_instance(s)), None)
-    if ws is None:
-        raise AuthoringError(f"{path.name} has no sheet with an \"instance\" column; it was left as it is")
+    wb = _load(path)
+    ws = _diagnoses_sheet(wb, path)
     columns = _columns(ws, 1)
     for needed in ("instance", "diagnosis"):
         if needed not in columns:
@@ -503,7 +498,20 @@ def upsert_diagnosis(path: Path, case: str, library: str, diagnosis: str) -> lis
     return _save_with_backup(wb, path)
 
 
-def _load(path: Path, load_workbook):
+def _diagnoses_sheet(wb, path: Path):
+    """The sheet the loader reads diagnoses from (src/casebook/diagnoses.ts)."""
+    ws = next(
+        (s for s in wb.worksheets if s.title.strip().lower() == "ground_truth" and _has_instance(s)),
+        None,
+    ) or next((s for s in wb.worksheets if _has_instance(s)), None)
+    if ws is None:
+        raise AuthoringError(f"{path.name} has no sheet with an \"instance\" column; it was left as it is")
+    return ws
+
+
+def _load(path: Path):
+    from openpyxl import load_workbook
+
     try:
         return load_workbook(path)
     except Exception as err:  # openpyxl raises many kinds for a corrupt file
@@ -555,9 +563,7 @@ def _find_row(ws, header_row: int, column: int, value: str) -> Optional[int]:
 
 
 def _find_descriptor_row(path: Path, case: str) -> Optional[int]:
-    from openpyxl import load_workbook
-
-    wb = _load(path, load_workbook)
+    wb = _load(path)
     ws, header_row = _descriptor_sheet(wb, path)
     return _find_row(ws, header_row, _columns(ws, header_row)["nb_name"], case)
 

@@ -177,3 +177,22 @@ def test_simultaneous_writes_keep_every_row(tmp_path: Path) -> None:
     wb = openpyxl.load_workbook(book / "diagnoses.xlsx")
     instances = [r[1] for r in wb.worksheets[0].iter_rows(min_row=2, values_only=True)]
     assert sorted(i for i in instances if i.endswith("_reproduced")) == sorted(f"{n}_reproduced" for n in names)
+
+
+@pytest.mark.parametrize("broken, message", [
+    ("diagnoses", "diagnoses.xlsx is not a readable .xlsx file"),
+    ("dataset", "the dataset title of this case is 40000 characters long"),
+])
+def test_nothing_is_written_when_a_late_part_is_bad(tmp_path: Path, broken: str, message: str) -> None:
+    book = tmp_path / "book"
+    authoring.new_casebook(book)
+    bad = spec("pandas_1")
+    if broken == "diagnoses":
+        (book / "diagnoses.xlsx").write_text("not a workbook")
+    else:
+        bad["row"]["datasets"] = [{"title": "t" * 40000}]
+    before = (book / "benchmark_desc.xlsx").read_bytes()
+    with pytest.raises(authoring.AuthoringError, match=message):
+        authoring.write_case(bad, book, None)
+    assert (book / "benchmark_desc.xlsx").read_bytes() == before
+    assert not (book / "benchmark" / "pandas_1").exists()
