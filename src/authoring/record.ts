@@ -165,8 +165,8 @@ export function recordFromCounts(nb: INotebookJSON): RecordResult {
 /**
  * A fixed notebook as the reference fix is saved: every code cell counted in
  * document order (1, 2, …), so a verification runs it top to bottom; markers
- * removed, since a fix never depends on a re-run; a working copy's
- * `metadata.junobench` dropped.
+ * removed, since a fix never depends on a re-run; error outputs (the crash
+ * it fixes) and a working copy's `metadata.junobench` dropped.
  */
 export function fixedNotebook(nb: INotebookJSON): INotebookJSON {
   let count = 0;
@@ -185,7 +185,9 @@ export function fixedNotebook(nb: INotebookJSON): INotebookJSON {
       return {
         ...cell,
         source: hasReexecuteMarker(source) ? stripMarkers(source) : source,
-        execution_count: count
+        execution_count: count,
+        // The crash it fixes is not part of the fix.
+        outputs: (cell.outputs ?? []).filter(o => o.output_type !== 'error')
       };
     })
   };

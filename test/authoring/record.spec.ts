@@ -189,12 +189,14 @@ describe('recordFromCounts', () => {
 
 describe('fixedNotebook', () => {
   it('counts the code cells top to bottom and removes markers', () => {
-    const working = nb(code('# [reexecute]\na = 1', 4), code('b = a', null));
+    const working = nb(code('# [reexecute]\na = 1', 4), code('b = a', 5, true));
     working.metadata = { junobench: { case: 'x' }, kernelspec: { name: 'k' } };
     const fixed = fixedNotebook(working);
     expect(fixed.metadata).toEqual({ kernelspec: { name: 'k' } });
     expect(fixed.cells.map(c => c.execution_count)).toEqual([1, 2]);
     expect(sourceText(fixed.cells[0])).toBe('a = 1');
+    expect(fixed.cells[0].outputs).toEqual(working.cells[0].outputs);
+    expect(fixed.cells[1].outputs).toEqual([]);
   });
 });
 
