@@ -122,6 +122,20 @@ test.describe('Authoring a case', () => {
       .getByRole('button', { name: 'OK' })
       .click();
 
+    // The case folder holds the copied input and a fix without the crash.
+    const folder = `/api/contents/${BOOK}/benchmark/${CASE}`;
+    const data = await page.request.get(`${folder}/radius.txt?content=1`);
+    expect((await data.json()).content).toBe('2.0\n');
+    const fix = await (
+      await page.request.get(`${folder}/${CASE}_fixed.ipynb?content=1`)
+    ).json();
+    const outputs = fix.content.cells.flatMap(
+      (cell: { outputs?: { output_type: string }[] }) => cell.outputs ?? []
+    );
+    expect(
+      outputs.some((o: { output_type: string }) => o.output_type === 'error')
+    ).toBe(false);
+
     // The case is in the panel, complete, and its replay reproduces it.
     await openPanel(page);
     await expect(item).toBeVisible({ timeout: SLOW });
