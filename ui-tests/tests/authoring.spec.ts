@@ -149,4 +149,74 @@ test.describe('Authoring a case', () => {
       page.locator('.jp-Junobench-verdict').filter({ visible: true })
     ).toContainText('Reproduced as recorded', { timeout: SLOW });
   });
+
+  test('a cell run twice becomes a [reexecute] cell, and the draft replays as recorded', async ({
+    page
+  }) => {
+    test.setTimeout(6 * 60 * 1000);
+    const book = `${BOOK}-twice`;
+    await page.evaluate(path => {
+      void window.jupyterapp.commands.execute('junobench:new-casebook', {
+        path
+      });
+    }, book);
+    await page.notebook.createNew(`${book}.ipynb`);
+    await page.notebook.setCell(
+      0,
+      'code',
+      "import pandas as pd\ndf = pd.DataFrame({'a': [1], 'b': [2]})"
+    );
+    await page.notebook.addCell('code', "df = df.drop(columns=['b'])");
+    await page.notebook.runCell(0);
+    await page.notebook.runCell(1);
+    await page.notebook.runCell(1);
+    await expect(
+      page.locator(
+        '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
+      )
+    ).toContainText('not found in axis', { timeout: SLOW });
+
+    await contextCommand(page, 'Save as JunoBench Case…');
+    const form = page.locator('.jp-Junobench-caseForm');
+    await expect(form.locator('[name="name"]')).toHaveValue(CASE, {
+      timeout: SLOW
+    });
+    await fill(page, 'rootCause', 'NB specific');
+    await page.getByRole('button', { name: 'Save case' }).click();
+    const result = page.locator('.jp-Dialog .jp-Junobench-authoringResult');
+    // The reproduced notebook verifies; only the fix is missing.
+    await expect(result).toContainText('no reference fix yet', {
+      timeout: SLOW
+    });
+    await expect(result).not.toContainText('did not crash as recorded');
+    await page
+      .locator('.jp-Dialog')
+      .getByRole('button', { name: 'OK' })
+      .click();
+
+    const saved = await (
+      await page.request.get(
+        `/api/contents/${book}/benchmark/${CASE}/${CASE}_reproduced.ipynb?content=1`
+      )
+    ).json();
+    const cells = saved.content.cells as {
+      source: string;
+      execution_count: number | null;
+    }[];
+    // (running the last cell added an empty one below it)
+    expect(cells.slice(0, 2).map(c => c.source)).toEqual([
+      "import pandas as pd\ndf = pd.DataFrame({'a': [1], 'b': [2]})",
+      "# [reexecute]\ndf = df.drop(columns=['b'])"
+    ]);
+    expect(cells.map(c => c.execution_count).slice(0, 2)).toEqual([1, 3]);
+
+    const panel = await openPanel(page);
+    const { replayBar } = await openCaseIn(page, panel, CASE);
+    const replay = replayButton(replayBar);
+    await expect(replay).toBeEnabled({ timeout: SLOW });
+    await replay.click();
+    await expect(
+      page.locator('.jp-Junobench-verdict').filter({ visible: true })
+    ).toContainText('Reproduced as recorded', { timeout: SLOW });
+  });
 });
