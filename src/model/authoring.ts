@@ -5,14 +5,18 @@
  */
 import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
-import type { Contents, Session } from '@jupyterlab/services';
+import type { Contents, Kernel, Session } from '@jupyterlab/services';
 
+import { recordFromHistory } from '../authoring/record';
+import type { RecordResult } from '../authoring/record';
+import { dataCandidates } from '../authoring/spec';
 import type { ICaseSpec } from '../authoring/spec';
 import { basename, joinSafe } from '../casebook/paths';
 import type { ICase } from '../casebook/types';
+import { readInputHistory } from '../kernel/history';
 import { PlanRunner } from '../kernel/runner';
 import type { INotebookJSON } from '../replay/types';
-import { verifyCaseWith } from '../verify/case';
+import { draftReason, verifyCaseWith } from '../verify/case';
 import type { ICaseVerification } from '../verify/case';
 import { readServerNotebook } from './workspace';
 
@@ -25,6 +29,21 @@ export interface IAuthoringAnswer {
   /** What the author should know. */
   warnings: string[];
 }
+
+/** How a verification settled a case. */
+export type Settled =
+  | {
+      /** The case was verified and marked: a draft (with its reason) or counted. */
+      kind: 'marked';
+      verification: ICaseVerification;
+      /** Why it stays a draft, or null when it counts. */
+      draft: string | null;
+    }
+  | {
+      /** The candidate fix did not pass; nothing was written. */
+      kind: 'fix-refused';
+      verification: ICaseVerification;
+    };
 
 /**
  * Writes and verifies cases through the Jupyter server.
@@ -49,6 +68,56 @@ export class CaseAuthor {
    */
   rememberSaved(path: string, casebook: string, name: string): void {
     this._saved.set(path, { casebook, name });
+  }
+
+  /**
+   * Record a live session: the kernel's input history matched to the notebook's cells.
+   */
+  async record(
+    kernel: Kernel.IKernelConnection,
+    nb: INotebookJSON
+  ): Promise<RecordResult> {
+    const { history } = await readInputHistory(kernel);
+    return recordFromHistory(nb, history);
+  }
+
+  /**
+   * The relative paths the notebook's code names that exist in its folder.
+   */
+  async inputFiles(folder: string, nb: INotebookJSON): Promise<string[]> {
+    const found: string[] = [];
+    for (const path of dataCandidates(nb)) {
+      try {
+        await this._options.contents.get(joinSafe(folder, path), {
+          content: false
+        });
+        found.push(path);
+      } catch {
+        // not a file there
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Verify a case (with `fixed` as its candidate reference fix, written only
+   * when it passes) and mark it: a draft saying why, or counted.
+   */
+  async settle(
+    casebook: string,
+    c: ICase,
+    fixed: INotebookJSON | null
+  ): Promise<Settled> {
+    const verification = await this.verify(casebook, c, fixed);
+    if (fixed) {
+      if (verification.fixed.verdict !== 'pass') {
+        return { kind: 'fix-refused', verification };
+      }
+      await this.writeFixed(casebook, c.name, fixed);
+    }
+    const draft = draftReason(verification);
+    await this.setDraft(casebook, c.name, draft);
+    return { kind: 'marked', verification, draft };
   }
 
   /**

@@ -21,11 +21,9 @@ import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 import type { TranslationBundle } from '@jupyterlab/translation';
 
 import { dirname } from '../casebook/paths';
-import { readInputHistory } from '../kernel/history';
-import type { CaseAuthor } from '../model/authoring';
+import type { CaseAuthor, Settled } from '../model/authoring';
 import type { INotebookJSON } from '../replay/types';
 import { ICasebookManager } from '../tokens';
-import type { ICaseVerification } from '../verify/case';
 import { CaseForm, linesBody } from '../widgets/caseForm';
 import type { ICaseFormValue } from '../widgets/caseForm';
 import { CommandIDs } from './commands';
@@ -141,20 +139,13 @@ export const authoringPlugin: JupyterFrontEndPlugin<void> = {
         }
         const { describeNameProblem, describeNote, describeRecordProblem } =
           await import('../authoring/messages');
-        const { recordFromHistory } = await import('../authoring/record');
-        const {
-          caseNameProblem,
-          caseSpec,
-          dataCandidates,
-          labelSets,
-          suggestName
-        } = await import('../authoring/spec');
+        const { caseNameProblem, caseSpec, labelSets, suggestName } =
+          await import('../authoring/spec');
         const author = await getAuthor();
         const nb = panel.context.model.toJSON() as unknown as INotebookJSON;
         let recording;
         try {
-          const { history } = await readInputHistory(kernel);
-          recording = recordFromHistory(nb, history);
+          recording = await author.record(kernel, nb);
         } catch (reason) {
           return fail(trans.__('The order could not be recorded'), reason);
         }
@@ -168,17 +159,7 @@ export const authoringPlugin: JupyterFrontEndPlugin<void> = {
         let value = CaseForm.emptyValue(suggestName(book.cases));
         // Offer the files the code names that exist beside the notebook.
         const folder = dirname(panel.context.path);
-        for (const path of dataCandidates(nb)) {
-          try {
-            await app.serviceManager.contents.get(
-              folder ? `${folder}/${path}` : path,
-              { content: false }
-            );
-            value.data.push(path);
-          } catch {
-            // not a file here
-          }
-        }
+        value.data = await author.inputFiles(folder, nb);
         let update = false;
         for (;;) {
           const result = await showDialog({
@@ -343,48 +324,28 @@ namespace Private {
       );
       return;
     }
-    let verification: ICaseVerification;
+    let settled: Settled;
     try {
-      verification = await author.verify(casebook, c, fixed);
+      settled = await author.settle(casebook, c, fixed);
     } catch (reason) {
       await showErrorMessage(
-        trans.__('The case could not be verified'),
+        trans.__('The case could not be verified and saved'),
         (reason as Error).message
       );
       return;
     }
-    if (fixed) {
-      if (verification.fixed.verdict !== 'pass') {
-        await showErrorMessage(
-          trans.__('The fix was not saved'),
-          trans.__(
-            'This notebook does not pass as the reference fix of %1: %2',
-            name,
-            verification.fixed.reason
-          )
-        );
-        return;
-      }
-      try {
-        await author.writeFixed(casebook, name, fixed);
-      } catch (reason) {
-        await showErrorMessage(
-          trans.__('The fix was not saved'),
-          (reason as Error).message
-        );
-        return;
-      }
-    }
-    const { draftReason } = await import('../verify/case');
-    const reason = draftReason(verification);
-    try {
-      await author.setDraft(casebook, name, reason);
-    } catch (error) {
+    if (settled.kind === 'fix-refused') {
       await showErrorMessage(
-        trans.__('The case could not be marked'),
-        (error as Error).message
+        trans.__('The fix was not saved'),
+        trans.__(
+          'This notebook does not pass as the reference fix of %1: %2',
+          name,
+          settled.verification.fixed.reason
+        )
       );
+      return;
     }
+    const { verification, draft: reason } = settled;
     await manager.load(casebook);
     const lines = [
       reason === null
