@@ -4,15 +4,7 @@
  * recorded by `junobench verify`; and `junobench add`, verified or a draft,
  * with the inputs meant to fool it.
  */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync
-} from 'fs';
-import { tmpdir } from 'os';
+import { existsSync, readFileSync, writeFileSync } from 'fs';
 import * as path from 'path';
 
 import type { KernelMessage } from '@jupyterlab/services';
@@ -20,15 +12,15 @@ import type { KernelMessage } from '@jupyterlab/services';
 import { fixedNotebook, recordFromHistory } from '../../src/authoring/record';
 import { caseSpec } from '../../src/authoring/spec';
 import { loadCasebook, MARKER_DRAFT } from '../../src/casebook';
-import { startServer } from '../../src/cli/server';
 import type { IServerHandle } from '../../src/cli/server';
-import { sessionsFor } from '../../src/cli/session';
 import { newCasebook, writeCase } from '../../src/cli/writer';
 import { readInputHistory } from '../../src/kernel/history';
 import { recordedPlan, sourceText } from '../../src/replay/plan';
 import type { INbCell, INbOutput, INotebookJSON } from '../../src/replay/types';
 import { FsCasebookSource } from '../casebook/fsSource';
 import { runCli, serverArgs } from '../cli/capture';
+import { authoringServer } from './server';
+import type { IAuthoringServer } from './server';
 
 jest.setTimeout(240000);
 
@@ -73,27 +65,19 @@ describe('authoring a case on a real kernel', () => {
   let dir: string;
   let book: string;
 
+  let fixture: IAuthoringServer;
+
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'junobench-author-'));
+    fixture = await authoringServer('junobench-author-');
+    ({ dir, server } = fixture);
     book = path.join(dir, 'casebook');
-    mkdirSync(path.join(dir, 'work'));
     await newCasebook(book);
-    server = await startServer({ rootDir: dir });
   });
 
-  afterAll(async () => {
-    await server.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => fixture.stop());
 
   it('records the order from the kernel history (out of order, one cell twice) and verify reproduces it as recorded', async () => {
-    const { sessions, dispose } = sessionsFor(server.settings);
-    const session = await sessions.startNew({
-      path: 'work/totals.ipynb',
-      name: 'totals.ipynb',
-      type: 'notebook',
-      kernel: { name: 'python3' }
-    });
+    const session = await fixture.startSession('work/totals.ipynb');
     const runs = new Map<number, { count: number; outputs: INbOutput[] }>();
     try {
       const kernel = session.kernel!;
@@ -170,7 +154,6 @@ describe('authoring a case on a real kernel', () => {
       await writeCase(book, spec, path.join(dir, 'work'));
     } finally {
       await session.shutdown();
-      dispose();
     }
 
     const verified = await runCli([

@@ -4,27 +4,18 @@
  * files, writes through `POST /junobench/authoring/*`, and settles a case:
  * a failing fix is refused and nothing is written, a passing one counts.
  */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync
-} from 'fs';
-import { tmpdir } from 'os';
+import { existsSync, readFileSync, writeFileSync } from 'fs';
 import * as path from 'path';
 
 import { ContentsManager } from '@jupyterlab/services';
 
 import { fixedNotebook } from '../../src/authoring/record';
 import { caseSpec } from '../../src/authoring/spec';
-import { startServer } from '../../src/cli/server';
-import type { IServerHandle } from '../../src/cli/server';
-import { sessionsFor } from '../../src/cli/session';
 import { loadLocalCasebook } from '../../src/cli/verify';
 import { CaseAuthor } from '../../src/model/authoring';
 import type { INbCell, INotebookJSON } from '../../src/replay/types';
+import { authoringServer } from './server';
+import type { IAuthoringServer } from './server';
 
 jest.setTimeout(240000);
 
@@ -55,31 +46,25 @@ function notebook(cells: [string, number | null, boolean?][]): INotebookJSON {
 }
 
 describe('CaseAuthor on a real server', () => {
-  let server: IServerHandle;
+  let fixture: IAuthoringServer;
   let dir: string;
   let author: CaseAuthor;
-  let dispose: () => void;
-  let sessions: ReturnType<typeof sessionsFor>['sessions'];
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'junobench-author-model-'));
-    mkdirSync(path.join(dir, 'work'));
+    fixture = await authoringServer('junobench-author-model-');
+    dir = fixture.dir;
     writeFileSync(path.join(dir, 'work', 'side.txt'), '3\n');
-    server = await startServer({ rootDir: dir });
-    ({ sessions, dispose } = sessionsFor(server.settings));
     author = new CaseAuthor({
-      serverSettings: server.settings,
-      contents: new ContentsManager({ serverSettings: server.settings }),
-      sessions,
+      serverSettings: fixture.server.settings,
+      contents: new ContentsManager({
+        serverSettings: fixture.server.settings
+      }),
+      sessions: fixture.sessions,
       timeoutMs: 60000
     });
   });
 
-  afterAll(async () => {
-    dispose();
-    await server.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => fixture.stop());
 
   it('records, writes, refuses a failing fix and counts a passing one', async () => {
     await author.newCasebook('book');
@@ -92,12 +77,7 @@ describe('CaseAuthor on a real server', () => {
       ["side = float(open('side.txt').read())", null],
       ['area = side ** 2', 1]
     ];
-    const session = await sessions.startNew({
-      path: 'work/square.ipynb',
-      name: 'square.ipynb',
-      type: 'notebook',
-      kernel: { name: 'python3' }
-    });
+    const session = await fixture.startSession('work/square.ipynb');
     const nb = notebook([
       [cells[0][0], null],
       [cells[1][0], 1, true]

@@ -6,6 +6,7 @@
  */
 import { expect, test } from '@jupyterlab/galata';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
+import type { Locator } from '@playwright/test';
 
 import { openCaseIn, openPanel, replayButton, SLOW } from './junobench';
 
@@ -34,6 +35,47 @@ async function fill(
   value: string
 ): Promise<void> {
   await page.locator(`.jp-Junobench-caseForm [name="${name}"]`).fill(value);
+}
+
+/** Wait for a cell's error output, by a part of its text. */
+async function expectCrash(
+  page: IJupyterLabPageFixture,
+  text: string
+): Promise<void> {
+  await expect(
+    page.locator(
+      '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
+    )
+  ).toContainText(text, { timeout: SLOW });
+}
+
+/** Open "Save as JunoBench Case…" and wait for the form with its suggested name. */
+async function openCaseForm(page: IJupyterLabPageFixture): Promise<Locator> {
+  await contextCommand(page, 'Save as JunoBench Case…');
+  const form = page.locator('.jp-Junobench-caseForm');
+  await expect(form.locator('[name="name"]')).toHaveValue(CASE, {
+    timeout: SLOW
+  });
+  return form;
+}
+
+/** Close the result dialog. */
+async function closeDialog(page: IJupyterLabPageFixture): Promise<void> {
+  await page.locator('.jp-Dialog').getByRole('button', { name: 'OK' }).click();
+}
+
+/** Open CASE from the panel, replay it and expect the recorded crash. */
+async function replaysAsRecorded(
+  page: IJupyterLabPageFixture,
+  panel: Locator
+): Promise<void> {
+  const { replayBar } = await openCaseIn(page, panel, CASE);
+  const replay = replayButton(replayBar);
+  await expect(replay).toBeEnabled({ timeout: SLOW });
+  await replay.click();
+  await expect(
+    page.locator('.jp-Junobench-verdict').filter({ visible: true })
+  ).toContainText('Reproduced as recorded', { timeout: SLOW });
 }
 
 test.describe('Authoring a case', () => {
@@ -68,18 +110,10 @@ test.describe('Authoring a case', () => {
     );
     await page.notebook.runCell(0);
     await page.notebook.runCell(2);
-    await expect(
-      page.locator(
-        '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
-      )
-    ).toContainText("name 'radius' is not defined", { timeout: SLOW });
+    await expectCrash(page, "name 'radius' is not defined");
 
     // Save as JunoBench Case…, labelled.
-    await contextCommand(page, 'Save as JunoBench Case…');
-    const form = page.locator('.jp-Junobench-caseForm');
-    await expect(form.locator('[name="name"]')).toHaveValue(CASE, {
-      timeout: SLOW
-    });
+    const form = await openCaseForm(page);
     await expect(form.locator('[name="data"]')).toHaveValue('radius.txt');
     await fill(page, 'rootCause', 'NB specific');
     await fill(page, 'crashType', 'variable not found');
@@ -98,10 +132,7 @@ test.describe('Authoring a case', () => {
       timeout: SLOW
     });
     await expect(result).toContainText('no reference fix yet');
-    await page
-      .locator('.jp-Dialog')
-      .getByRole('button', { name: 'OK' })
-      .click();
+    await closeDialog(page);
     // The panel lists it, marked as a draft.
     const panel = await openPanel(page);
     const item = panel.locator(`li.jp-Junobench-caseItem[data-case="${CASE}"]`);
@@ -117,10 +148,7 @@ test.describe('Authoring a case', () => {
       `Verified: ${CASE} crashes as recorded (NameError`,
       { timeout: SLOW }
     );
-    await page
-      .locator('.jp-Dialog')
-      .getByRole('button', { name: 'OK' })
-      .click();
+    await closeDialog(page);
 
     // The case folder holds the copied input and a fix without the crash.
     const folder = `/api/contents/${BOOK}/benchmark/${CASE}`;
@@ -141,13 +169,7 @@ test.describe('Authoring a case', () => {
     await expect(item).toBeVisible({ timeout: SLOW });
     // Verified, with its input file copied: nothing is missing any more.
     await expect(item.locator('.jp-Junobench-caseProblem')).toHaveCount(0);
-    const { replayBar } = await openCaseIn(page, panel, CASE);
-    const replay = replayButton(replayBar);
-    await expect(replay).toBeEnabled({ timeout: SLOW });
-    await replay.click();
-    await expect(
-      page.locator('.jp-Junobench-verdict').filter({ visible: true })
-    ).toContainText('Reproduced as recorded', { timeout: SLOW });
+    await replaysAsRecorded(page, panel);
   });
 
   test('a cell run twice becomes a [reexecute] cell, and the draft replays as recorded', async ({
@@ -170,17 +192,9 @@ test.describe('Authoring a case', () => {
     await page.notebook.runCell(0);
     await page.notebook.runCell(1);
     await page.notebook.runCell(1);
-    await expect(
-      page.locator(
-        '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
-      )
-    ).toContainText('not found in axis', { timeout: SLOW });
+    await expectCrash(page, 'not found in axis');
 
-    await contextCommand(page, 'Save as JunoBench Case…');
-    const form = page.locator('.jp-Junobench-caseForm');
-    await expect(form.locator('[name="name"]')).toHaveValue(CASE, {
-      timeout: SLOW
-    });
+    await openCaseForm(page);
     await fill(page, 'rootCause', 'NB specific');
     await page.getByRole('button', { name: 'Save case' }).click();
     const result = page.locator('.jp-Dialog .jp-Junobench-authoringResult');
@@ -189,10 +203,7 @@ test.describe('Authoring a case', () => {
       timeout: SLOW
     });
     await expect(result).not.toContainText('did not crash as recorded');
-    await page
-      .locator('.jp-Dialog')
-      .getByRole('button', { name: 'OK' })
-      .click();
+    await closeDialog(page);
 
     const saved = await (
       await page.request.get(
@@ -211,12 +222,6 @@ test.describe('Authoring a case', () => {
     expect(cells.map(c => c.execution_count).slice(0, 2)).toEqual([1, 3]);
 
     const panel = await openPanel(page);
-    const { replayBar } = await openCaseIn(page, panel, CASE);
-    const replay = replayButton(replayBar);
-    await expect(replay).toBeEnabled({ timeout: SLOW });
-    await replay.click();
-    await expect(
-      page.locator('.jp-Junobench-verdict').filter({ visible: true })
-    ).toContainText('Reproduced as recorded', { timeout: SLOW });
+    await replaysAsRecorded(page, panel);
   });
 });
