@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from jupyter_server.auth.decorator import authorized
 from jupyter_server.base.handlers import APIHandler
@@ -150,8 +150,15 @@ class _AuthoringHandler(_JunobenchHandler):
             raise web.HTTPError(400, "the request body must be a JSON object")
         return value
 
-    async def run_writer(self, fn: Any, *args: Any) -> None:
-        """Run a writer function off the event loop; its AuthoringError is a 400 naming what is wrong."""
+    def writer_call(self, body: dict[str, Any]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        """The writer function and its arguments for a request body (each route's own)."""
+        raise NotImplementedError
+
+    @web.authenticated
+    @authorized("write", resource="contents")
+    async def post(self) -> None:
+        """Run the route's writer off the event loop; an AuthoringError is a 400 naming what is wrong."""
+        fn, args = self.writer_call(self.body())
         loop = asyncio.get_running_loop()
         try:
             result = await loop.run_in_executor(None, fn, *args)
@@ -159,65 +166,47 @@ class _AuthoringHandler(_JunobenchHandler):
             raise web.HTTPError(400, str(err)) from err
         except OSError as err:
             raise web.HTTPError(500, f"could not write: {err}") from err
-        self.finish(json.dumps({"ok": True, **(result.to_json() if result is not None else {})}))
+        answer = result.to_json() if isinstance(result, authoring.WriteResult) else {"draft": result}
+        self.finish(json.dumps({"ok": True, **answer}))
 
 
 class NewCasebookHandler(_AuthoringHandler):
     """``POST /junobench/authoring/casebook`` ``{"path"}``: create an empty casebook folder."""
 
-    @web.authenticated
-    @authorized("write", resource="contents")
-    async def post(self) -> None:
+    def writer_call(self, body: dict[str, Any]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
         """Create the folder, ``benchmark/`` and the two descriptor workbooks."""
-        body = self.body()
         path = self.local_path(body.get("path"), "casebook path")
         if path == self.local_root():
             raise web.HTTPError(400, "a new casebook needs a folder of its own, not the server root")
-        await self.run_writer(authoring.new_casebook, path)
+        return authoring.new_casebook, (path,)
 
 
 class CaseHandler(_AuthoringHandler):
     """``POST /junobench/authoring/case`` ``{"casebook", "dataRoot", "spec"}``: write a case."""
 
-    @web.authenticated
-    @authorized("write", resource="contents")
-    async def post(self) -> None:
+    def writer_call(self, body: dict[str, Any]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
         """Write the case folder and its rows (see :func:`authoring.write_case`)."""
-        body = self.body()
         casebook = self.local_path(body.get("casebook"), "casebook path")
         data_root = self.local_path(body.get("dataRoot", ""), "notebook folder")
-        await self.run_writer(authoring.write_case, body.get("spec"), casebook, data_root)
+        return authoring.write_case, (body.get("spec"), casebook, data_root)
 
 
 class FixedHandler(_AuthoringHandler):
     """``POST /junobench/authoring/fixed`` ``{"casebook", "case", "notebook"}``: the reference fix."""
 
-    @web.authenticated
-    @authorized("write", resource="contents")
-    async def post(self) -> None:
+    def writer_call(self, body: dict[str, Any]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
         """Write ``<case>_fixed.ipynb``."""
-        body = self.body()
         casebook = self.local_path(body.get("casebook"), "casebook path")
-        await self.run_writer(authoring.write_fixed, casebook, body.get("case"), body.get("notebook"))
+        return authoring.write_fixed, (casebook, body.get("case"), body.get("notebook"))
 
 
 class DraftHandler(_AuthoringHandler):
     """``POST /junobench/authoring/draft`` ``{"casebook", "case", "reason"}``: draft or verified."""
 
-    @web.authenticated
-    @authorized("write", resource="contents")
-    async def post(self) -> None:
+    def writer_call(self, body: dict[str, Any]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
         """Write DRAFT.md with the reason, or remove it when the reason is null."""
-        body = self.body()
         casebook = self.local_path(body.get("casebook"), "casebook path")
-        loop = asyncio.get_running_loop()
-        try:
-            path = await loop.run_in_executor(
-                None, authoring.set_draft, casebook, body.get("case"), body.get("reason")
-            )
-        except authoring.AuthoringError as err:
-            raise web.HTTPError(400, str(err)) from err
-        self.finish(json.dumps({"ok": True, "draft": path}))
+        return authoring.set_draft, (casebook, body.get("case"), body.get("reason"))
 
 
 def setup_handlers(web_app: Application, extension: JunobenchExtension) -> None:
