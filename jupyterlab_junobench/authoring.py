@@ -150,7 +150,7 @@ def name_problem(name: object) -> Optional[str]:
         return 'contains ".."'
     bad = next((ch for ch in name if not _SAFE_NAME.match(ch)), None)
     if bad is not None:
-        return f"contains the character {json.dumps(bad)}"
+        return f"contains the character {json.dumps(bad, ensure_ascii=False)}"
     return None
 
 

@@ -13,6 +13,7 @@ import {
   symlinkSync,
   writeFileSync
 } from 'fs';
+import { execFileSync } from 'child_process';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
@@ -21,13 +22,19 @@ import type { ICaseSpec } from '../../src/authoring/spec';
 import {
   loadCasebook,
   MARKER_DRAFT,
+  nameProblem,
   parseDescriptor,
   parseDiagnoses
 } from '../../src/casebook';
 import type { IDescriptorRow } from '../../src/casebook';
 import { findTarget } from '../../src/replay/plan';
 import type { INotebookJSON } from '../../src/replay/types';
-import { newCasebook, setDraft, writeCase } from '../../src/cli/writer';
+import {
+  newCasebook,
+  setDraft,
+  writeCase,
+  writerPython
+} from '../../src/cli/writer';
 import { FsCasebookSource } from '../casebook/fsSource';
 
 jest.setTimeout(60000);
@@ -126,6 +133,36 @@ function longTraceback(frames: number): string[] {
 }
 
 describe('the case writer and the loader', () => {
+  it('judges case names exactly as the loader does', () => {
+    const names = [
+      'pandas_1',
+      'a.b-c_1',
+      '',
+      '.',
+      '..',
+      'a..b',
+      '../x',
+      'a/b',
+      '/abs',
+      'C:x',
+      'a\\b',
+      'nul\u0000',
+      'é',
+      'tab\tname',
+      'x'.repeat(255),
+      'x'.repeat(256)
+    ];
+    const python = execFileSync(
+      writerPython(),
+      [
+        '-c',
+        'import json, sys\nfrom jupyterlab_junobench.authoring import name_problem\nprint(json.dumps([name_problem(n) for n in json.load(sys.stdin)]))'
+      ],
+      { input: JSON.stringify(names), encoding: 'utf8' }
+    );
+    expect(JSON.parse(python)).toEqual(names.map(name => nameProblem(name)));
+  });
+
   let dir: string;
   let book: string;
 
