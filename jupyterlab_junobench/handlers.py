@@ -6,13 +6,14 @@ import asyncio
 import json
 import uuid
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from jupyter_server.auth.decorator import authorized
 from jupyter_server.base.handlers import APIHandler
 from jupyter_server.utils import url_path_join
 from tornado import web
 
+from . import authoring
 from .casebook import DemoFolderConflict, bundled_casebook, ensure_demo_copy
 from .sparse import CASE_NAME, FetchError, Progress, fetch_cases, find_copy, read_marker
 from .tree import TreeError, list_tree
@@ -114,6 +115,101 @@ class TreeHandler(_JunobenchHandler):
         except FileNotFoundError as err:
             raise web.HTTPError(404, str(err)) from err
         self.finish(json.dumps(tree))
+
+
+class _AuthoringHandler(_JunobenchHandler):
+    """Base of the ``POST /junobench/authoring/*`` handlers: server paths inside the root only."""
+
+    auth_resource = "contents"
+
+    def local_root(self) -> Path:
+        """The server's contents root on disk; 404 when contents are not on a local disk."""
+        manager = self.contents_manager
+        root_dir = getattr(manager, "root_dir", None)
+        if not root_dir or not getattr(manager, "_get_os_path", None):
+            raise web.HTTPError(404, "This server's contents are not on a local disk.")
+        return Path(root_dir).expanduser().resolve()
+
+    def local_path(self, server_path: object, what: str) -> Path:
+        """A server path (``a/b``, '' for the root) as a local path that stays inside the root."""
+        if not isinstance(server_path, str):
+            raise web.HTTPError(400, f"{what} must be a server path (text)")
+        root = self.local_root()
+        if server_path.strip("/") == "":
+            return root
+        try:
+            rel = authoring.relative_part(server_path.strip("/"), what)
+            return authoring.inside(root, rel)
+        except authoring.AuthoringError as err:
+            raise web.HTTPError(400, str(err)) from err
+
+    def body(self) -> dict[str, Any]:
+        """The JSON body of the request, as an object."""
+        try:
+            value = json.loads(self.request.body or b"{}")
+        except ValueError as err:
+            raise web.HTTPError(400, f"the request body is not JSON: {err}") from err
+        if not isinstance(value, dict):
+            raise web.HTTPError(400, "the request body must be a JSON object")
+        return value
+
+    def writer_call(self, body: dict[str, Any]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        """The writer function and its arguments for a request body (each route's own)."""
+        raise NotImplementedError
+
+    @web.authenticated
+    @authorized("write", resource="contents")
+    async def post(self) -> None:
+        """Run the route's writer off the event loop; an AuthoringError is a 400 naming what is wrong."""
+        fn, args = self.writer_call(self.body())
+        loop = asyncio.get_running_loop()
+        try:
+            result = await loop.run_in_executor(None, fn, *args)
+        except authoring.AuthoringError as err:
+            raise web.HTTPError(400, str(err)) from err
+        except OSError as err:
+            raise web.HTTPError(500, f"could not write: {err}") from err
+        answer = result.to_json() if isinstance(result, authoring.WriteResult) else {"draft": result}
+        self.finish(json.dumps({"ok": True, **answer}))
+
+
+class NewCasebookHandler(_AuthoringHandler):
+    """``POST /junobench/authoring/casebook`` ``{"path"}``: create an empty casebook folder."""
+
+    def writer_call(self, body: dict[str, Any]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        """Create the folder, ``benchmark/`` and the two descriptor workbooks."""
+        path = self.local_path(body.get("path"), "casebook path")
+        if path == self.local_root():
+            raise web.HTTPError(400, "a new casebook needs a folder of its own, not the server root")
+        return authoring.new_casebook, (path,)
+
+
+class CaseHandler(_AuthoringHandler):
+    """``POST /junobench/authoring/case`` ``{"casebook", "dataRoot", "spec"}``: write a case."""
+
+    def writer_call(self, body: dict[str, Any]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        """Write the case folder and its rows (see :func:`authoring.write_case`)."""
+        casebook = self.local_path(body.get("casebook"), "casebook path")
+        data_root = self.local_path(body.get("dataRoot", ""), "notebook folder")
+        return authoring.write_case, (body.get("spec"), casebook, data_root)
+
+
+class FixedHandler(_AuthoringHandler):
+    """``POST /junobench/authoring/fixed`` ``{"casebook", "case", "notebook"}``: the reference fix."""
+
+    def writer_call(self, body: dict[str, Any]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        """Write ``<case>_fixed.ipynb``."""
+        casebook = self.local_path(body.get("casebook"), "casebook path")
+        return authoring.write_fixed, (casebook, body.get("case"), body.get("notebook"))
+
+
+class DraftHandler(_AuthoringHandler):
+    """``POST /junobench/authoring/draft`` ``{"casebook", "case", "reason"}``: draft or verified."""
+
+    def writer_call(self, body: dict[str, Any]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        """Write DRAFT.md with the reason, or remove it when the reason is null."""
+        casebook = self.local_path(body.get("casebook"), "casebook path")
+        return authoring.set_draft, (casebook, body.get("case"), body.get("reason"))
 
 
 def _local_root(handler: APIHandler) -> Path:
@@ -291,5 +387,9 @@ def setup_handlers(web_app: Application, extension: JunobenchExtension) -> None:
             (url_path_join(base_url, "junobench", "fetch-source"), FetchSourceHandler, kwargs),
             (url_path_join(base_url, "junobench", "fetch-case"), FetchCaseHandler, kwargs),
             (url_path_join(base_url, "junobench", "fetch-jobs", r"([0-9a-f]{32})"), FetchJobHandler, kwargs),
+            (url_path_join(base_url, "junobench", "authoring", "casebook"), NewCasebookHandler, kwargs),
+            (url_path_join(base_url, "junobench", "authoring", "case"), CaseHandler, kwargs),
+            (url_path_join(base_url, "junobench", "authoring", "fixed"), FixedHandler, kwargs),
+            (url_path_join(base_url, "junobench", "authoring", "draft"), DraftHandler, kwargs),
         ],
     )

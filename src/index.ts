@@ -3,6 +3,7 @@
  */
 import type { JupyterFrontEndPlugin } from '@jupyterlab/application';
 
+import { authoringPlugin } from './plugins/authoring';
 import { casebookPlugin } from './plugins/casebook';
 import { panelPlugin } from './plugins/panel';
 import { progressPlugin } from './plugins/progress';
@@ -20,7 +21,8 @@ const plugins: JupyterFrontEndPlugin<unknown>[] = [
   replayPlugin,
   panelPlugin,
   timePlugin,
-  workshopPlugin
+  workshopPlugin,
+  authoringPlugin
 ];
 
 export default plugins;

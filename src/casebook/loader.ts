@@ -39,6 +39,12 @@ export const MARKER_NO_README = 'missing README.md';
 /** Case marker for a folder with no input data files. */
 export const MARKER_NO_DATA = 'no data files';
 
+/** The file whose presence makes a case a draft: it did not verify; the file says why. */
+export const DRAFT_FILE = 'DRAFT.md';
+
+/** Case marker for a draft case (a `DRAFT.md` in its folder: it did not verify, so it does not count yet). */
+export const MARKER_DRAFT = `draft: not verified (see ${DRAFT_FILE})`;
+
 /**
  * Load a casebook through `source`: never throws for bad content (problems are
  * reported in the result and as case markers), and never reads a path built
@@ -448,6 +454,10 @@ namespace Private {
               } else {
                 next.push(path);
               }
+              continue;
+            }
+            if (depth === 0 && entry.name === DRAFT_FILE) {
+              markers.push(MARKER_DRAFT);
               continue;
             }
             const kind = depth === 0 ? classify(name, entry.name) : null;

@@ -48,15 +48,17 @@ export async function readWorkbook(
 }
 
 /**
- * A cell value as trimmed text: strings as they are, numbers and booleans
- * printed, dates in ISO form, empty cells as ''.
+ * A cell value as trimmed text: strings with their line ends as XML reads
+ * them (CRLF and CR become LF, as an XML parser must normalise them, so a file
+ * rewritten by another tool reads the same), numbers and booleans printed,
+ * dates in ISO form, empty cells as ''.
  */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) {
     return '';
   }
   if (typeof value === 'string') {
-    return value.trim();
+    return value.replace(/\r\n?/g, '\n').trim();
   }
   if (value instanceof Date) {
     return Number.isNaN(value.getTime()) ? '' : value.toISOString();

@@ -22,7 +22,7 @@ import { recordedPlan, topToBottomPlan } from '../replay/plan';
 import type { IReplayPlan } from '../replay/types';
 import { buildTimeline, explainCrash } from '../state/timeline';
 import type { IExplanation, ITimeline } from '../state/timeline';
-import { KERNEL_OPTIONS, serverFor } from './server';
+import { KERNEL_OPTIONS, serverForOptions } from './server';
 import { runInFreshKernel, sessionsFor, uniqueSuffix } from './session';
 import { loadLocalCasebook } from './verify';
 
@@ -162,14 +162,7 @@ export async function explainCommand(args: string[]): Promise<number> {
   }
   const dir = path.resolve(positionals[0]);
   const book = await loadLocalCasebook(dir);
-  const { server, serverRoot } = await serverFor(
-    {
-      server: values.server,
-      token: values.token,
-      serverRoot: values['server-root']
-    },
-    dir
-  );
+  const { server, serverRoot } = await serverForOptions(values, dir);
   try {
     const report = await explainCase({
       casebook: book,

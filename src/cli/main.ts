@@ -1,5 +1,5 @@
 /**
- * The `junobench` command line: list, verify, check and explain casebooks without a browser.
+ * The `junobench` command line: list, verify, check and explain casebooks, and add cases, without a browser.
  */
 import { writeFileSync } from 'fs';
 import * as path from 'path';
@@ -8,6 +8,7 @@ import { parseArgs } from 'util';
 import { terminalSafe } from '../casebook/display';
 import { runnability } from '../casebook/runnable';
 import type { ICase, ICasebook } from '../casebook/types';
+import { ADD_USAGE, addCommand, newCommand } from './add';
 import { checkCommand } from './check';
 import { EXPLAIN_USAGE, explainCommand } from './explain';
 import { FETCH_USAGE, fetchCommand } from './fetch';
@@ -27,6 +28,7 @@ const USAGE = `Usage:
 ${EXPLAIN_USAGE}
 ${REPORT_USAGE}
 ${FETCH_USAGE}
+${ADD_USAGE}
 
   <casebook> is a folder laid out like JunoBench: benchmark_desc.xlsx at its root
   and case folders under benchmark/<case>/.`;
@@ -50,6 +52,10 @@ export async function main(argv: string[]): Promise<number> {
         return await reportCommand(rest);
       case 'fetch':
         return await fetchCommand(rest);
+      case 'add':
+        return await addCommand(rest);
+      case 'new':
+        return await newCommand(rest);
       case undefined:
       case '-h':
       case '--help':

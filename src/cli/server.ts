@@ -199,6 +199,23 @@ export async function serverFor(
   };
 }
 
+/**
+ * The server for the parsed KERNEL_OPTIONS of a command (see serverFor).
+ */
+export function serverForOptions(
+  values: { server?: string; token?: string; 'server-root'?: string },
+  casebookDir: string
+): Promise<{ server: IServerHandle; serverRoot: string }> {
+  return serverFor(
+    {
+      server: values.server,
+      token: values.token,
+      serverRoot: values['server-root']
+    },
+    casebookDir
+  );
+}
+
 namespace Private {
   /** The constructor of the `ws` package, which Node's services use. */
   type NodeWebSocket = new (

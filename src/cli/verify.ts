@@ -20,10 +20,8 @@ import { BENCHMARK_PINS } from '../kernel/pins';
 import { probeEnvironment } from '../kernel/probe';
 import type { IRunResult, PlanRunner } from '../kernel/runner';
 import { chdirCode } from '../kernel/snippets';
-import { recordedPlan } from '../replay/plan';
 import type { INotebookJSON, IReplayPlan } from '../replay/types';
-import { alignCell } from '../verify/align';
-import { caseVerdict, judgeFixed, judgeReproduced } from '../verify/verdict';
+import { verifyCaseWith } from '../verify/case';
 import type { CaseVerdict, INotebookJudgement } from '../verify/verdict';
 import { FsCasebookSource } from './fsSource';
 import { runInFreshKernel, sessionsFor, uniqueSuffix } from './session';
@@ -213,109 +211,18 @@ async function verifyCase(
 ): Promise<ICaseReport> {
   const started = Date.now();
   const source = new FsCasebookSource(options.casebookDir);
-  const notRun: INotebookJudgement = {
-    verdict: 'not-run',
-    reason: 'Not run.',
-    observed: null
-  };
-  const report = (
-    reproduced: INotebookJudgement,
-    fixed: INotebookJudgement
-  ): ICaseReport => ({
+  const result = await verifyCaseWith(c, {
+    read: rel => Private.readNotebook(source, rel),
+    run: (plan, rel, runOptions) =>
+      Private.runPlan(plan, rel, sessions, options, runOptions)
+  });
+  return {
     name: c.name,
     library: c.library,
     recorded: c.ename,
-    verdict: caseVerdict(reproduced.verdict, fixed.verdict),
-    reproduced,
-    fixed,
+    ...result,
     durationMs: Date.now() - started
-  });
-  const folder = c.files.folder;
-  if (!folder || !c.files.reproduced) {
-    return report(
-      {
-        verdict: 'missing-notebook',
-        reason: folder
-          ? `${c.name}_reproduced.ipynb is missing.`
-          : 'The case folder is missing.',
-        observed: null
-      },
-      notRun
-    );
-  }
-  const reproducedPath = `${folder}/${c.name}_reproduced.ipynb`;
-  const repro = await Private.readNotebook(source, reproducedPath);
-  if (typeof repro === 'string') {
-    return report(
-      { verdict: 'invalid-notebook', reason: repro, observed: null },
-      notRun
-    );
-  }
-  const plan = recordedPlan(repro);
-  const reproRun = await Private.runPlan(
-    plan,
-    reproducedPath,
-    sessions,
-    options
-  );
-  let reproduced: INotebookJudgement =
-    typeof reproRun === 'string'
-      ? { verdict: 'kernel-died' as const, reason: reproRun, observed: null }
-      : judgeReproduced(plan, reproRun, c.ename);
-  if (reproduced.verdict === 'fail' && Private.needsMissingData(c, repro)) {
-    // Without its input files the notebook cannot reach the recorded state.
-    reproduced = {
-      ...reproduced,
-      verdict: 'missing-data',
-      reason: `The case folder has no input data files but the notebook reads data/ (${reproduced.reason})`
-    };
-  }
-
-  if (!c.files.fixed) {
-    return report(reproduced, {
-      verdict: 'missing-notebook',
-      reason: `${c.name}_fixed.ipynb is missing.`,
-      observed: null
-    });
-  }
-  const fixedPath = `${folder}/${c.name}_fixed.ipynb`;
-  const fixedNb = await Private.readNotebook(source, fixedPath);
-  if (typeof fixedNb === 'string') {
-    return report(reproduced, {
-      verdict: 'invalid-notebook',
-      reason: fixedNb,
-      observed: null
-    });
-  }
-  const fixedPlan = recordedPlan(fixedNb);
-  const aligned = plan.target
-    ? alignCell(repro, plan.target.cellIndex, fixedNb)
-    : null;
-  let targetStep = fixedPlan.steps.findIndex(s => s.cellIndex === aligned);
-  if (targetStep < 0) {
-    targetStep = 0;
-  }
-  const fixedRun = await Private.runPlan(
-    fixedPlan,
-    fixedPath,
-    sessions,
-    options,
-    {
-      continueOnErrorBefore: targetStep
-    }
-  );
-  let fixed: INotebookJudgement =
-    typeof fixedRun === 'string'
-      ? { verdict: 'kernel-died' as const, reason: fixedRun, observed: null }
-      : judgeFixed(fixedRun, targetStep);
-  if (fixed.verdict === 'fail' && Private.needsMissingData(c, fixedNb)) {
-    fixed = {
-      ...fixed,
-      verdict: 'missing-data',
-      reason: `The case folder has no input data files but the notebook reads data/ (${fixed.reason})`
-    };
-  }
-  return report(reproduced, fixed);
+  };
 }
 
 namespace Private {
@@ -360,21 +267,6 @@ namespace Private {
       kernelCwd: 'unknown',
       summary: `environment: could not be probed: ${why}`
     };
-  }
-
-  /**
-   * Whether a case lacks input data that its notebook reads from `data/`.
-   */
-  export function needsMissingData(c: ICase, nb: INotebookJSON): boolean {
-    if (c.files.data.length > 0) {
-      return false;
-    }
-    return nb.cells.some(cell => {
-      const text = Array.isArray(cell.source)
-        ? cell.source.join('')
-        : cell.source;
-      return cell.cell_type === 'code' && /['"]\.?\/?data\//.test(text);
-    });
   }
 
   /**

@@ -86,3 +86,12 @@ export function environmentProbeCode(modules: string[]): string {
     'del __jb_probe'
   ].join('\n');
 }
+
+/**
+ * The user_expressions entry that returns, as JSON through IPython's JSON
+ * formatter, the kernel's input history of the current session
+ * (`history[n]` is input `n` as typed, `history[0]` is empty) and its
+ * execution count; nothing is left in the user namespace.
+ */
+export const INPUT_HISTORY_EXPRESSION =
+  '__import__("IPython").display.JSON({"history": list(get_ipython().history_manager.input_hist_raw), "count": get_ipython().execution_count})';

@@ -38,4 +38,10 @@ export namespace CommandIDs {
   export const leaveWorkshop = 'junobench:leave-workshop';
   /** Show the cohort report over learners' progress files (args: `path`, a folder). */
   export const cohortReport = 'junobench:cohort-report';
+  /** Create an empty casebook folder (args: `path`, a server path; asked when absent). */
+  export const newCasebook = 'junobench:new-casebook';
+  /** Save the current notebook, just crashed, as a case of the casebook. */
+  export const saveCase = 'junobench:save-case';
+  /** Save the current notebook as the reference fix of its case. */
+  export const saveFix = 'junobench:save-fix';
 }

@@ -13,6 +13,7 @@ import type { LabIcon } from '@jupyterlab/ui-components';
 
 import { displayEname } from '../casebook/display';
 import { LIBRARY_LABELS } from '../casebook/library';
+import { MARKER_DRAFT } from '../casebook/loader';
 import { runnability } from '../casebook/runnable';
 import type { MissingPart } from '../casebook/runnable';
 import type { ICase } from '../casebook/types';
@@ -666,7 +667,10 @@ export class CasebookPanel extends SidePanel {
     if (c.problems.length) {
       const warn = document.createElement('span');
       warn.className = 'jp-Junobench-caseProblem';
-      warn.textContent = trans.__('incomplete');
+      // A draft did not verify yet: say so rather than "incomplete".
+      warn.textContent = c.problems.includes(MARKER_DRAFT)
+        ? trans.__('draft')
+        : trans.__('incomplete');
       warn.title = c.problems.join('\n');
       warn.setAttribute(
         'aria-label',

@@ -149,6 +149,11 @@ export async function clearProgressBackups(
   }
 }
 
+/** The Replay button of a replay bar. */
+export function replayButton(replayBar: Locator): Locator {
+  return replayBar.getByRole('button', { name: 'Replay', exact: true });
+}
+
 /** What a test works on once a case is open. */
 export interface IOpenCase {
   /** The JunoBench panel. */
@@ -174,6 +179,18 @@ export async function openDemoCase(
   name: string
 ): Promise<IOpenCase> {
   const { panel } = await openDemoPanel(page);
+  return openCaseIn(page, panel, name);
+}
+
+/**
+ * Open a case of the casebook the panel shows ("Open case <name>") and wait
+ * until its working copy is the current tab and the one visible notebook.
+ */
+export async function openCaseIn(
+  page: IJupyterLabPageFixture,
+  panel: Locator,
+  name: string
+): Promise<IOpenCase> {
   await panel.getByRole('button', { name: `Open case ${name}` }).click();
   const currentTab = page.locator(
     '#jp-main-dock-panel .lm-DockPanel-tabBar .lm-TabBar-tab.jp-mod-current'

@@ -1,0 +1,175 @@
+/**
+ * Verifying one case, wherever its files and kernels are: the reproduced
+ * notebook must crash at its target with the recorded exception, the fixed
+ * notebook must run cleanly from the aligned target on. The caller reads the
+ * notebooks and runs the plans (the Node CLI on disk, JupyterLab through the
+ * server). Pure logic.
+ */
+import type { IRunResult, PlanRunner } from '../kernel/runner';
+import type { ICase } from '../casebook/types';
+import { recordedPlan } from '../replay/plan';
+import type { INotebookJSON, IReplayPlan } from '../replay/types';
+import { alignCell } from './align';
+import { caseVerdict, judgeFixed, judgeReproduced } from './verdict';
+import type { CaseVerdict, INotebookJudgement } from './verdict';
+
+/** How a case verification reads notebooks and runs plans. */
+export interface ICaseVerifyIO {
+  /** A casebook-relative notebook, or a sentence saying why it cannot be read. */
+  read(rel: string): Promise<INotebookJSON | string>;
+  /** Run a plan in a fresh kernel in the notebook's folder; a string says why it could not run. */
+  run(
+    plan: IReplayPlan,
+    rel: string,
+    options: PlanRunner.IRunOptions
+  ): Promise<IRunResult | string>;
+}
+
+/** The verification of one case. */
+export interface ICaseVerification {
+  /** Overall verdict. */
+  verdict: CaseVerdict;
+  /** Judgement of the reproduced notebook. */
+  reproduced: INotebookJudgement;
+  /** Judgement of the fixed notebook. */
+  fixed: INotebookJudgement;
+}
+
+/**
+ * Verify one case: its reproduced notebook, then its fixed notebook.
+ */
+export async function verifyCaseWith(
+  c: ICase,
+  io: ICaseVerifyIO
+): Promise<ICaseVerification> {
+  const notRun: INotebookJudgement = {
+    verdict: 'not-run',
+    reason: 'Not run.',
+    observed: null
+  };
+  const done = (
+    reproduced: INotebookJudgement,
+    fixed: INotebookJudgement
+  ): ICaseVerification => ({
+    verdict: caseVerdict(reproduced.verdict, fixed.verdict),
+    reproduced,
+    fixed
+  });
+  const folder = c.files.folder;
+  if (!folder || !c.files.reproduced) {
+    return done(
+      {
+        verdict: 'missing-notebook',
+        reason: folder
+          ? `${c.name}_reproduced.ipynb is missing.`
+          : 'The case folder is missing.',
+        observed: null
+      },
+      notRun
+    );
+  }
+  const reproducedPath = `${folder}/${c.name}_reproduced.ipynb`;
+  const repro = await io.read(reproducedPath);
+  if (typeof repro === 'string') {
+    return done(
+      { verdict: 'invalid-notebook', reason: repro, observed: null },
+      notRun
+    );
+  }
+  const plan = recordedPlan(repro);
+  const reproRun = await io.run(plan, reproducedPath, {});
+  let reproduced: INotebookJudgement =
+    typeof reproRun === 'string'
+      ? { verdict: 'kernel-died' as const, reason: reproRun, observed: null }
+      : judgeReproduced(plan, reproRun, c.ename);
+  if (reproduced.verdict === 'fail' && Private.needsMissingData(c, repro)) {
+    // Without its input files the notebook cannot reach the recorded state.
+    reproduced = {
+      ...reproduced,
+      verdict: 'missing-data',
+      reason: `The case folder has no input data files but the notebook reads data/ (${reproduced.reason})`
+    };
+  }
+
+  if (!c.files.fixed) {
+    return done(reproduced, {
+      verdict: 'missing-notebook',
+      reason: `${c.name}_fixed.ipynb is missing.`,
+      observed: null
+    });
+  }
+  const fixedPath = `${folder}/${c.name}_fixed.ipynb`;
+  const fixedNb = await io.read(fixedPath);
+  if (typeof fixedNb === 'string') {
+    return done(reproduced, {
+      verdict: 'invalid-notebook',
+      reason: fixedNb,
+      observed: null
+    });
+  }
+  const fixedPlan = recordedPlan(fixedNb);
+  const aligned = plan.target
+    ? alignCell(repro, plan.target.cellIndex, fixedNb)
+    : null;
+  let targetStep = fixedPlan.steps.findIndex(s => s.cellIndex === aligned);
+  if (targetStep < 0) {
+    targetStep = 0;
+  }
+  const fixedRun = await io.run(fixedPlan, fixedPath, {
+    continueOnErrorBefore: targetStep
+  });
+  let fixed: INotebookJudgement =
+    typeof fixedRun === 'string'
+      ? { verdict: 'kernel-died' as const, reason: fixedRun, observed: null }
+      : judgeFixed(fixedRun, targetStep);
+  if (fixed.verdict === 'fail' && Private.needsMissingData(c, fixedNb)) {
+    fixed = {
+      ...fixed,
+      verdict: 'missing-data',
+      reason: `The case folder has no input data files but the notebook reads data/ (${fixed.reason})`
+    };
+  }
+  return done(reproduced, fixed);
+}
+
+/**
+ * Why a verified case stays a draft, in English (the text of its DRAFT.md),
+ * or null when it counts.
+ */
+export function draftReason(verification: ICaseVerification): string | null {
+  const { reproduced, fixed } = verification;
+  if (verification.verdict === 'pass') {
+    return null;
+  }
+  const parts: string[] = [];
+  if (reproduced.verdict !== 'pass') {
+    parts.push(
+      `the reproduced notebook did not crash as recorded (${reproduced.verdict}: ${reproduced.reason})`
+    );
+  }
+  if (fixed.verdict !== 'pass') {
+    parts.push(
+      fixed.verdict === 'missing-notebook'
+        ? 'it has no reference fix yet (add one with --fixed, or "Save as Reference Fix")'
+        : `the reference fix did not pass (${fixed.verdict}: ${fixed.reason})`
+    );
+  }
+  return parts.join('; ') || `the verification said ${verification.verdict}`;
+}
+
+namespace Private {
+  /**
+   * Whether a case lacks input data that its notebook reads from `data/`.
+   */
+  export function needsMissingData(c: ICase, nb: INotebookJSON): boolean {
+    if (c.files.data.length > 0) {
+      return false;
+    }
+    return nb.cells.some(cell => {
+      const text = Array.isArray(cell.source)
+        ? cell.source.join('')
+        : cell.source;
+      return cell.cell_type === 'code' && /['"]\.?\/?data\//.test(text);
+    });
+  }
+}

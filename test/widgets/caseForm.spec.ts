@@ -1,0 +1,55 @@
+/**
+ * The "Save as JunoBench Case" form: the casebook's label sets offered, free
+ * entry kept, values trimmed, notes listed.
+ */
+import { nullTranslator } from '@jupyterlab/translation';
+
+import { CaseForm, linesBody } from '../../src/widgets/caseForm';
+
+describe('CaseForm', () => {
+  const trans = nullTranslator.load('jupyterlab_junobench');
+  const labels = {
+    rootCause: ['API misuse', 'NB specific'],
+    crashType: ['variable not found'],
+    pipelineStage: ['training'],
+    mlBug: ['ML bug'],
+    library: ['pandas']
+  };
+
+  it('offers each label set as choices and keeps free entry', () => {
+    const form = new CaseForm({
+      trans,
+      labels,
+      value: CaseForm.emptyValue('NBspecific_4'),
+      notes: ['Inputs 5 ran after the crash and are left out.']
+    });
+    const node = form.node;
+    const root = node.querySelector<HTMLInputElement>('[name="rootCause"]')!;
+    const list = node.querySelector<HTMLDataListElement>(
+      `#${root.getAttribute('list')}`
+    )!;
+    expect([...list.options].map(o => o.value)).toEqual(labels.rootCause);
+    expect(node.querySelector('[name="name"]')).toHaveProperty(
+      'value',
+      'NBspecific_4'
+    );
+    expect(node.querySelector('ul')?.textContent).toContain('left out');
+
+    root.value = '  a cause of my own  ';
+    node.querySelector<HTMLTextAreaElement>('[name="data"]')!.value =
+      'data/a.csv\n\n  b.txt \n';
+    const value = form.getValue();
+    expect(value.rootCause).toBe('a cause of my own');
+    expect(value.data).toEqual(['data/a.csv', 'b.txt']);
+    expect(value.name).toBe('NBspecific_4');
+    form.dispose();
+  });
+
+  it('shows result lines as text, never as markup', () => {
+    const body = linesBody(['<b>bold</b>', 'second']);
+    expect(body.node.querySelectorAll('p')).toHaveLength(2);
+    expect(body.node.querySelector('b')).toBeNull();
+    expect(body.node.textContent).toContain('<b>bold</b>');
+    body.dispose();
+  });
+});
