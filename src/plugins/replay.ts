@@ -350,13 +350,15 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
         panel.contentHeader.addWidget(header);
         const refresh = () => {
           header.update();
-          app.commands.notifyCommandChanged();
+          Private.notify(app, HEADER_COMMANDS);
         };
         revealer?.changed.connect(refresh);
         panel.disposed.connect(() => revealer?.changed.disconnect(refresh));
-        checker.stateChanged.connect(() => app.commands.notifyCommandChanged());
+        checker.stateChanged.connect(() =>
+          Private.notify(app, HEADER_COMMANDS)
+        );
         controller.stateChanged.connect((_, state) => {
-          app.commands.notifyCommandChanged();
+          Private.notify(app, HEADER_COMMANDS);
           const name = controller.meta?.case;
           if (
             progress &&
@@ -593,10 +595,34 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
   }
 };
 
+/** The commands of the case header's toolbar. */
+const HEADER_COMMANDS = [
+  CommandIDs.replay,
+  CommandIDs.runTopToBottom,
+  CommandIDs.interrupt,
+  CommandIDs.checkFix,
+  CommandIDs.nextHint,
+  CommandIDs.reveal,
+  CommandIDs.giveUp,
+  CommandIDs.showState
+] as const;
+
 /**
  * Non-exported helpers.
  */
 namespace Private {
+  /**
+   * Say that these commands changed, one by one: a toolbar button updates
+   * its visibility only for a change that names its own command.
+   */
+  export function notify(app: JupyterFrontEnd, ids: readonly string[]): void {
+    for (const id of ids) {
+      if (app.commands.hasCommand(id)) {
+        app.commands.notifyCommandChanged(id);
+      }
+    }
+  }
+
   /**
    * The kernelspec name a notebook asks for in its metadata, or undefined.
    */

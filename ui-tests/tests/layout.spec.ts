@@ -219,7 +219,19 @@ for (const viewport of [
         expect(await axeViolations(page, '.jp-Junobench-caseHeader')).toEqual(
           []
         );
+        // The README's screenshot (JUNOBENCH_PANEL_SHOT=$PWD/docs/panel.png).
+        if (
+          process.env.JUNOBENCH_PANEL_SHOT &&
+          viewport.width === 1280 &&
+          theme === 'light'
+        ) {
+          await page.screenshot({ path: process.env.JUNOBENCH_PANEL_SHOT });
+        }
 
+        // After this attempt the reveal is open, so "Give up" is gone.
+        await expect(
+          header.locator('jp-button[data-command="junobench:give-up"]')
+        ).toBeHidden();
         // The reveal (open after this attempt) passes axe too.
         await header.getByRole('button', { name: 'Reveal diagnosis' }).click();
         const view = page.getByRole('tabpanel', { name: 'Reveal: numpy_1' });
