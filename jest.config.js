@@ -15,7 +15,9 @@ const esModules = [
   'unzipper-esm',
   'saxen',
   'fflate',
-  'worker-f'
+  'worker-f',
+  '@microsoft/fast-',
+  'exenv-es6'
 ].join('|');
 
 const baseConfig = jestJupyterLab(__dirname);

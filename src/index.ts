@@ -11,11 +11,13 @@ import { replayPlugin } from './plugins/replay';
 import { revealPlugin } from './plugins/reveal';
 import { timePlugin } from './plugins/time';
 import { workshopPlugin } from './plugins/workshop';
+import { workspacePlugin } from './plugins/workspace';
 
 export * from './tokens';
 
 const plugins: JupyterFrontEndPlugin<unknown>[] = [
   casebookPlugin,
+  workspacePlugin,
   progressPlugin,
   revealPlugin,
   replayPlugin,

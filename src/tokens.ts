@@ -193,3 +193,17 @@ export const IWorkshopManager = new Token<IWorkshopManager>(
   'jupyterlab-junobench:IWorkshopManager',
   "The instructor's workshop (playlist, reveal policy, time box) the learner is in."
 );
+
+/** The workspace folder where working copies and the progress backup live. */
+export interface IWorkspaceFolder {
+  /** Server path of the folder. */
+  readonly folder: string;
+  /** Emitted with the new folder when the setting changes. */
+  readonly changed: ISignal<IWorkspaceFolder, string>;
+}
+
+/** The workspace folder token. */
+export const IWorkspaceFolder = new Token<IWorkspaceFolder>(
+  'jupyterlab-junobench:IWorkspaceFolder',
+  'The server folder of working copies and the progress backup (the Replay setting workspaceFolder).'
+);

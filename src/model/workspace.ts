@@ -4,12 +4,61 @@
  * only ever read.
  */
 import type { Contents } from '@jupyterlab/services';
+import type { ISignal } from '@lumino/signaling';
+import { Signal } from '@lumino/signaling';
 
 import { checkNotebookSize, validateNotebook } from '../casebook/notebook';
 import { joinSafe } from '../casebook/paths';
 import type { ICase, ICasebook } from '../casebook/types';
 import type { INotebookJSON } from '../replay/types';
 import { makeWorkingCopy, workingCopyPath } from './workingCopy';
+
+/** The workspace folder when the setting is empty or unreadable. */
+export const DEFAULT_WORKSPACE_FOLDER = 'junobench-work';
+
+/**
+ * The workspace folder setting (Replay settings, `workspaceFolder`), read in
+ * one place and followed by everything that writes under it (working copies,
+ * the progress backup).
+ */
+export class WorkspaceFolder {
+  /** Emitted with the new folder when it changes. */
+  get changed(): ISignal<this, string> {
+    return this._changed;
+  }
+
+  /** Server path of the folder, without leading or trailing slashes. */
+  get folder(): string {
+    return this._folder;
+  }
+
+  /**
+   * Take a setting's value: slashes at either end are dropped, and an empty
+   * or non-string value means the default folder.
+   */
+  set(value: unknown): void {
+    const folder = WorkspaceFolder.normalize(value);
+    if (folder !== this._folder) {
+      this._folder = folder;
+      this._changed.emit(folder);
+    }
+  }
+
+  private _folder = DEFAULT_WORKSPACE_FOLDER;
+  private _changed = new Signal<this, string>(this);
+}
+
+/**
+ * A namespace for WorkspaceFolder statics.
+ */
+export namespace WorkspaceFolder {
+  /** A setting's value as a folder path (see `set`). */
+  export function normalize(value: unknown): string {
+    const text =
+      typeof value === 'string' ? value.replace(/^\/+|\/+$/g, '') : '';
+    return text || DEFAULT_WORKSPACE_FOLDER;
+  }
+}
 
 /**
  * Creates and finds working copies under a workspace folder.

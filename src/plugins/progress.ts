@@ -6,19 +6,19 @@ import type {
   JupyterFrontEndPlugin
 } from '@jupyterlab/application';
 import { ICommandPalette, showErrorMessage } from '@jupyterlab/apputils';
-import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { IStateDB } from '@jupyterlab/statedb';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
 import { progressBackupPath, serverProgressFile } from '../model/progressFile';
 import { toCSV, toJSON } from '../progress/export';
 import { ProgressTracker } from '../progress/tracker';
-import { ICasebookManager, IProgressTracker } from '../tokens';
+import { DEFAULT_WORKSPACE_FOLDER } from '../model/workspace';
+import {
+  ICasebookManager,
+  IProgressTracker,
+  IWorkspaceFolder
+} from '../tokens';
 import { CommandIDs } from './commands';
-import { REPLAY_PLUGIN_ID } from './replay';
-
-/** The Replay settings' default `workspaceFolder`. */
-const DEFAULT_FOLDER = 'junobench-work';
 
 /**
  * Keeps per-case status, attempts and time through IStateDB, with a backup
@@ -31,14 +31,14 @@ export const progressPlugin: JupyterFrontEndPlugin<IProgressTracker> = {
   autoStart: true,
   provides: IProgressTracker,
   requires: [IStateDB, ICasebookManager],
-  optional: [ITranslator, ICommandPalette, ISettingRegistry],
+  optional: [ITranslator, ICommandPalette, IWorkspaceFolder],
   activate: (
     app: JupyterFrontEnd,
     state: IStateDB,
     manager: ICasebookManager,
     translator: ITranslator | null,
     palette: ICommandPalette | null,
-    registry: ISettingRegistry | null
+    workspace: IWorkspaceFolder | null
   ): IProgressTracker => {
     const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
     const contents = app.serviceManager.contents;
@@ -46,36 +46,15 @@ export const progressPlugin: JupyterFrontEndPlugin<IProgressTracker> = {
       serverProgressFile(contents, progressBackupPath(folder, casebook));
     const tracker = new ProgressTracker({
       state,
-      backupFile: backupIn(DEFAULT_FOLDER)
+      backupFile: backupIn(workspace?.folder ?? DEFAULT_WORKSPACE_FOLDER)
     });
     const sync = () => tracker.setCasebook(manager.casebook?.name ?? null);
     manager.changed.connect(sync);
     sync();
-    if (registry) {
-      let folder = DEFAULT_FOLDER;
-      void registry
-        .load(REPLAY_PLUGIN_ID)
-        .then(settings => {
-          const apply = () => {
-            const next = (
-              (settings.get('workspaceFolder').composite as string) ??
-              DEFAULT_FOLDER
-            ).replace(/^\/+|\/+$/g, '');
-            if (next !== folder) {
-              folder = next;
-              tracker.setBackupFile(backupIn(folder));
-            }
-          };
-          settings.changed.connect(apply);
-          apply();
-        })
-        .catch(reason =>
-          console.warn(
-            `JunoBench: the Replay settings could not be read; the progress backup stays in ${DEFAULT_FOLDER}/`,
-            reason
-          )
-        );
-    }
+    // The backup follows the workspace folder setting.
+    workspace?.changed.connect((_, folder) =>
+      tracker.setBackupFile(backupIn(folder))
+    );
     // A change not yet on the server (it is down) lives only in this page:
     // ask before the page goes away.
     window.addEventListener('beforeunload', event => {

@@ -22,16 +22,17 @@ import { WarmKernelPool } from '../kernel/warmPool';
 import type { IWarmKernel } from '../kernel/warmPool';
 import { readWorkingCopyMeta } from '../model/workingCopy';
 import { diagnosisChoices } from '../repair/selfDiagnosis';
-import { Workspace } from '../model/workspace';
+import { DEFAULT_WORKSPACE_FOLDER, Workspace } from '../model/workspace';
 import {
   ICaseOpener,
   ICasebookManager,
   IProgressTracker,
-  IRevealer
+  IRevealer,
+  IWorkspaceFolder
 } from '../tokens';
 import { CaseHeader } from '../widgets/caseHeader';
-import { CheckController } from '../widgets/checkController';
-import { ReplayController } from '../widgets/replayController';
+import { CheckController } from '../model/checkController';
+import { ReplayController } from '../model/replayController';
 import { junobenchIcon } from '../icons';
 import { CommandIDs } from './commands';
 
@@ -53,7 +54,8 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
     ITranslator,
     ICommandPalette,
     IProgressTracker,
-    IRevealer
+    IRevealer,
+    IWorkspaceFolder
   ],
   activate: (
     app: JupyterFrontEnd,
@@ -64,19 +66,20 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
     translator: ITranslator | null,
     palette: ICommandPalette | null,
     progress: IProgressTracker | null,
-    revealer: IRevealer | null
+    revealer: IRevealer | null,
+    folder: IWorkspaceFolder | null
   ): ICaseOpener => {
     const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
     const config = {
       kernelName: '',
       warmKernel: true,
-      timeoutMs: 120000,
-      workspace: 'junobench-work'
+      timeoutMs: 120000
     };
     const workspace = new Workspace({
       contents: app.serviceManager.contents,
-      folder: config.workspace
+      folder: folder?.folder ?? DEFAULT_WORKSPACE_FOLDER
     });
+    folder?.changed.connect((_, value) => (workspace.folder = value));
     const controllers = new Map<NotebookPanel, ReplayController>();
     const checkers = new Map<NotebookPanel, CheckController>();
     // What each case's reference fix does, learned once per page and environment.
@@ -578,11 +581,6 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
               0,
               (settings.get('cellTimeout').composite as number) ?? 120
             ) * 1000;
-          config.workspace = (
-            (settings.get('workspaceFolder').composite as string) ??
-            'junobench-work'
-          ).replace(/^\/+|\/+$/g, '');
-          workspace.folder = config.workspace;
           controllers.forEach(c => (c.timeoutMs = config.timeoutMs));
           // Start, move or stop the warm kernel to match.
           void refillWarm();

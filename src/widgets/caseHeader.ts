@@ -19,9 +19,9 @@ import type { Message } from '@lumino/messaging';
 import { Panel, Widget } from '@lumino/widgets';
 
 import type { IDrift } from '../kernel/drift';
-import type { CheckController, ICheckState } from './checkController';
+import type { CheckController, ICheckState } from '../model/checkController';
 import { DiagnosisForm } from './diagnosisForm';
-import type { IReplayState, ReplayController } from './replayController';
+import type { IReplayState, ReplayController } from '../model/replayController';
 
 /**
  * Renders a working copy's replay and check controllers.

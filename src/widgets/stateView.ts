@@ -10,7 +10,7 @@ import { Widget } from '@lumino/widgets';
 
 import { describeSummary } from '../repair/evidence';
 import type { ITimeline } from '../state/timeline';
-import type { ReplayController } from './replayController';
+import type { ReplayController } from '../model/replayController';
 
 /**
  * Renders the state timelines of one working copy.

@@ -1,0 +1,207 @@
+/**
+ * The replay and check controllers (models behind the case header) on a real
+ * Jupyter server, a real kernel and a real NotebookPanel: a working copy of a
+ * demo case is made on the server exactly as "Open" makes it, the replay
+ * reproduces the recorded crash in the recorded order, and the check judges
+ * the broken notebook and the reference fix.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+
+import { Context } from '@jupyterlab/docregistry';
+import type { INotebookModel } from '@jupyterlab/notebook';
+import { NotebookModelFactory } from '@jupyterlab/notebook';
+import { ServiceManager } from '@jupyterlab/services';
+import { JupyterServer } from '@jupyterlab/testing';
+import { NBTestUtils } from '@jupyterlab/testutils';
+import { nullTranslator } from '@jupyterlab/translation';
+import { SessionContextDialogs } from '@jupyterlab/apputils';
+
+import { loadLocalCasebook } from '../../src/cli/verify';
+import { CheckController } from '../../src/model/checkController';
+import { ReplayController } from '../../src/model/replayController';
+import { makeWorkingCopy } from '../../src/model/workingCopy';
+import type { INotebookJSON } from '../../src/replay/types';
+
+jest.setTimeout(180000);
+
+const DEMO = path.resolve(__dirname, '../../demo/casebook');
+const server = new JupyterServer();
+const trans = nullTranslator.load('jupyterlab_junobench');
+
+describe('ReplayController and CheckController', () => {
+  let manager: ServiceManager;
+
+  beforeAll(async () => {
+    await server.start({ configData: { ServerApp: { allow_root: true } } });
+    manager = new ServiceManager({ standby: 'never' });
+    await manager.ready;
+  });
+
+  afterAll(async () => {
+    manager.dispose();
+    await server.shutdown();
+  });
+
+  /** Upload a demo case folder (notebooks and data) under `demo/`. */
+  async function upload(name: string): Promise<string> {
+    const folder = `demo/benchmark/${name}`;
+    const local = path.join(DEMO, 'benchmark', name);
+    const walk = async (dir: string, rel: string) => {
+      await manager.contents.save(rel, { type: 'directory' });
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) {
+          await walk(full, `${rel}/${entry.name}`);
+        } else if (entry.name.endsWith('.ipynb')) {
+          await manager.contents.save(`${rel}/${entry.name}`, {
+            type: 'notebook',
+            format: 'json',
+            content: JSON.parse(fs.readFileSync(full, 'utf8'))
+          });
+        } else {
+          await manager.contents.save(`${rel}/${entry.name}`, {
+            type: 'file',
+            format: 'text',
+            content: fs.readFileSync(full, 'utf8')
+          });
+        }
+      }
+    };
+    await manager.contents.save('demo', { type: 'directory' });
+    await manager.contents.save('demo/benchmark', { type: 'directory' });
+    await walk(local, folder);
+    return folder;
+  }
+
+  /** Make the working copy as "Open" does, and open it in a NotebookPanel. */
+  async function openWorkingCopy(name: string) {
+    const book = await loadLocalCasebook(DEMO);
+    const c = book.cases.find(x => x.name === name)!;
+    const caseFolder = await upload(name);
+    const reproduced = JSON.parse(
+      fs.readFileSync(
+        path.join(DEMO, 'benchmark', name, `${name}_reproduced.ipynb`),
+        'utf8'
+      )
+    ) as INotebookJSON;
+    const copy = makeWorkingCopy(reproduced, {
+      caseName: name,
+      casebook: book.name,
+      caseFolder,
+      attempt: 1,
+      recordedEname: c.ename,
+      recordedEvalue: c.evalue
+    });
+    await manager.contents.save('work', { type: 'directory' });
+    const file = `work/${name}-1.ipynb`;
+    await manager.contents.save(file, {
+      type: 'notebook',
+      format: 'json',
+      content: copy
+    });
+    const context = new Context<INotebookModel>({
+      manager,
+      factory: new NotebookModelFactory({}),
+      path: file,
+      sessionDialogs: new SessionContextDialogs(),
+      kernelPreference: {
+        shouldStart: true,
+        canStart: true,
+        shutdownOnDispose: true,
+        name: 'python3'
+      }
+    });
+    await context.initialize(false);
+    await context.sessionContext.initialize();
+    await context.sessionContext.session?.kernel?.info;
+    const panel = NBTestUtils.createNotebookPanel(context);
+    return { panel, context, c };
+  }
+
+  it('replays NBspecific_1 in the recorded order to its recorded NameError, then top to bottom', async () => {
+    const { panel, context } = await openWorkingCopy('NBspecific_1');
+    const controller = new ReplayController({ panel, timeoutMs: 60000, trans });
+    const phases: string[] = [];
+    controller.stateChanged.connect((_, s) => phases.push(s.phase));
+    try {
+      const result = await controller.replay('recorded');
+      expect(result?.status).toBe('crashed');
+      expect(controller.state.verdict).toBe('as-recorded');
+      expect(controller.state.message).toMatch(/NameError/);
+      // The crashing cell is marked, and only that one.
+      const marked = panel.content.widgets.filter(w =>
+        w.hasClass('jp-Junobench-crashCell')
+      );
+      expect(marked).toHaveLength(1);
+      // The steps ran in the recorded order, one state per step.
+      expect(controller.state.kind).toBe('recorded');
+      expect(controller.state.stepStates).toContain('error');
+      expect(phases).toContain('running');
+      expect(phases[phases.length - 1]).toBe('finished');
+      // Why it crashed names the missing variable (state only).
+      expect(controller.state.explanation?.kind).toBe('name-error');
+
+      const top = await controller.replay('top-to-bottom');
+      expect(controller.state.kind).toBe('top-to-bottom');
+      expect(top).not.toBeNull();
+      expect(controller.isRunning).toBe(false);
+    } finally {
+      controller.dispose();
+      panel.dispose();
+      context.dispose();
+    }
+  });
+
+  it('checks the broken notebook (not solved) and the reference fix (solved)', async () => {
+    const { panel, context, c } = await openWorkingCopy('numpy_1');
+    const checker = new CheckController({
+      panel,
+      sessions: manager.sessions,
+      contents: manager.contents,
+      caseOf: name => (name === c.name ? c : null),
+      progress: null,
+      timeoutMs: () => 60000,
+      trans
+    });
+    try {
+      const broken = await checker.check();
+      expect(broken?.passed).toBe(false);
+      expect(checker.state.message).toMatch(/^Not solved/);
+      expect(checker.state.reasons.length).toBeGreaterThan(0);
+      // The verdict line is not repeated among the reasons.
+      expect(checker.state.reasons).not.toContain(checker.state.message);
+
+      // The learner types the reference fix of the crashing cell.
+      const fixed = JSON.parse(
+        fs.readFileSync(
+          path.join(DEMO, 'benchmark', 'numpy_1', 'numpy_1_fixed.ipynb'),
+          'utf8'
+        )
+      ) as INotebookJSON;
+      const target = panel.content.widgets.findIndex(w =>
+        w.model.sharedModel.getSource().includes('axis=1')
+      );
+      expect(target).toBeGreaterThanOrEqual(0);
+      const fixedSource = fixed.cells
+        .map(cell =>
+          Array.isArray(cell.source) ? cell.source.join('') : cell.source
+        )
+        .find(s => s.includes('axis=0') && s.includes('sigma'));
+      expect(fixedSource).toBeTruthy();
+      panel.content.widgets[target].model.sharedModel.setSource(fixedSource!);
+      const solved = await checker.check();
+      expect(solved?.passed).toBe(true);
+      expect(checker.state.message).toMatch(/^Solved/);
+
+      // Hints open one step at a time, each once.
+      const first = await checker.nextHint();
+      expect(first?.step).toBe(1);
+      expect(checker.state.hints).toHaveLength(1);
+    } finally {
+      checker.dispose();
+      panel.dispose();
+      context.dispose();
+    }
+  });
+});
