@@ -18,9 +18,6 @@ import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 import type { ReadonlyPartialJSONObject } from '@lumino/coreutils';
 
 import { MemoryReferenceCache } from '../kernel/repairCheck';
-import { WarmKernelPool } from '../kernel/warmPool';
-import type { IWarmKernel } from '../kernel/warmPool';
-import { readWorkingCopyMeta } from '../model/workingCopy';
 import { diagnosisChoices } from '../repair/selfDiagnosis';
 import { DEFAULT_WORKSPACE_FOLDER, Workspace } from '../model/workspace';
 import {
@@ -31,8 +28,10 @@ import {
   IWorkspaceFolder
 } from '../tokens';
 import { CaseHeader } from '../widgets/caseHeader';
-import { CheckController } from '../model/checkController';
-import { ReplayController } from '../model/replayController';
+import type { CheckController } from '../model/checkController';
+import type { ReplayController } from '../model/replayController';
+import { CaseOpener } from '../model/caseOpener';
+import { WorkingCopies } from '../model/workingCopies';
 import { junobenchIcon } from '../icons';
 import { CommandIDs } from './commands';
 
@@ -70,319 +69,66 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
     folder: IWorkspaceFolder | null
   ): ICaseOpener => {
     const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
-    const config = {
-      kernelName: '',
-      warmKernel: true,
-      timeoutMs: 120000
-    };
     const workspace = new Workspace({
       contents: app.serviceManager.contents,
       folder: folder?.folder ?? DEFAULT_WORKSPACE_FOLDER
     });
     folder?.changed.connect((_, value) => (workspace.folder = value));
-    const controllers = new Map<NotebookPanel, ReplayController>();
-    const checkers = new Map<NotebookPanel, CheckController>();
     // What each case's reference fix does, learned once per page and environment.
     const referenceCache = new MemoryReferenceCache();
 
-    const kernelName = async (): Promise<string | undefined> => {
-      if (config.kernelName) {
-        return config.kernelName;
-      }
-      await app.serviceManager.kernelspecs.ready;
-      const specs = app.serviceManager.kernelspecs.specs?.kernelspecs ?? {};
-      return 'junobench' in specs ? 'junobench' : undefined;
-    };
-
-    // A kernel started ahead of time for the next case opened (warmKernel),
-    // in the server root: the replay probes a kernel's directory and, for one
-    // outside the notebook's folder, finds the case folder from the root.
-    const WARM_FOLDER = '';
-    const pool = new WarmKernelPool({
-      serverSettings: app.serviceManager.serverSettings,
-      contents: app.serviceManager.contents
+    const opener = new CaseOpener({
+      manager,
+      docManager,
+      tracker,
+      services: app.serviceManager,
+      workspace,
+      report: (title, message) => showErrorMessage(title, message),
+      trans
     });
-    let warmWanted = false;
-    let settingsLoaded: Promise<unknown> = Promise.resolve();
-    const warmName = async (): Promise<string | undefined> => {
-      const name = await kernelName();
-      return name ?? app.serviceManager.kernelspecs.specs?.default;
-    };
-    const refillWarm = async (): Promise<void> => {
-      // Settings that fail to load leave the defaults in force.
-      await settingsLoaded.catch(() => undefined);
-      const book = manager.casebook;
-      const name = await warmName();
-      if (!config.warmKernel) {
-        await pool.drain();
-      } else if (warmWanted && book && name) {
-        await pool.fill(name, WARM_FOLDER);
-      }
-    };
-    manager.changed.connect(() => void refillWarm());
     window.addEventListener('pagehide', () => {
-      void pool.drain({ keepalive: true });
+      void opener.drain({ keepalive: true });
     });
-    /**
-     * Open a working copy, with the warm kernel when it fits: the copy is
-     * not open yet, no session holds its path, and the kernel it would get
-     * is the warm one's kernelspec. Then warm the next one.
-     */
-    const openCopy = async (path: string): Promise<void> => {
-      const kernel = await kernelName();
-      let warm: IWarmKernel | null = null;
-      if (
-        config.warmKernel &&
-        pool.current &&
-        !docManager.findWidget(path, 'Notebook') &&
-        !Array.from(app.serviceManager.sessions.running()).some(
-          s => s.path === path
-        )
-      ) {
-        const wanted = kernel ?? (await Private.notebookKernel(app, path));
-        warm = wanted ? await pool.take(wanted, WARM_FOLDER) : null;
-      }
-      const widget = docManager.openOrReveal(
-        path,
-        'Notebook',
-        warm
-          ? { id: warm.id, name: warm.name }
-          : kernel
-            ? { name: kernel }
-            : undefined
-      );
-      const context = widget?.context;
-      void (async () => {
-        if (warm) {
-          // Another tab may have opened the path meanwhile; then the warm
-          // kernel was not used and is shut down.
-          const used =
-            !!context &&
-            (await context.sessionContext.ready.then(
-              () => context.sessionContext.session?.kernel?.id === warm!.id,
-              () => false
-            ));
-          if (!used) {
-            await pool.release(warm);
-          }
-        } else if (context) {
-          await context.sessionContext.ready.catch(() => undefined);
-        }
-        // The next kernel starts once this one is up, not competing with it.
-        await refillWarm();
-      })();
-    };
 
-    const opener: ICaseOpener = {
-      open: async (name: string) => {
-        const book = manager.casebook;
-        const c = manager.find(name);
-        if (!book || !c) {
-          await showErrorMessage(
-            trans.__('Cannot open case'),
-            trans.__('No case named %1 in the casebook.', name)
-          );
-          return;
-        }
-        try {
-          const path = await workspace.ensure(book, manager.path, c);
-          await openCopy(path);
-        } catch (reason) {
-          await showErrorMessage(
-            trans.__('Cannot open case %1', name),
-            (reason as Error).message
-          );
-        }
-      },
-      reset: async (name: string) => {
-        const book = manager.casebook;
-        const c = manager.find(name);
-        if (!book || !c) {
-          await showErrorMessage(
-            trans.__('Cannot reset case'),
-            trans.__('No case named %1 in the casebook.', name)
-          );
-          return null;
-        }
-        try {
-          // Save the open working copies of the case first: the old copy is
-          // kept as the learner left it, never overwritten.
-          const open: NotebookPanel[] = [];
-          tracker.forEach(panel => {
-            const meta = readWorkingCopyMeta({
-              junobench: panel.model?.getMetadata('junobench')
-            });
-            if (meta?.case === name && meta.casebook === book.name) {
-              open.push(panel);
+    const copies = new WorkingCopies({
+      sessions: app.serviceManager.sessions,
+      contents: app.serviceManager.contents,
+      caseOf: name => manager.find(name),
+      progress,
+      referenceCache,
+      trans
+    });
+    // Every working copy gets its case header; the controllers are the
+    // registry's, the header only renders them and runs commands.
+    copies.added.connect((_, { panel, caseName, replay, check }) => {
+      panel.addClass('jp-Junobench-workingCopy');
+      const header = new CaseHeader({
+        replay,
+        check,
+        commands: app.commands,
+        trans,
+        buttons: Private.headerButtons(panel.id, caseName, trans),
+        diagnosis: progress
+          ? {
+              choices: () => diagnosisChoices(manager.casebook?.cases ?? []),
+              progress: () => progress.get(caseName),
+              save: answers => progress.recordPrediction(caseName, answers),
+              trans
             }
-          });
-          await Promise.all(
-            open.map(panel =>
-              panel.context.model.dirty ? panel.context.save() : undefined
-            )
-          );
-          const path = await workspace.create(book, manager.path, c);
-          await openCopy(path);
-          return path;
-        } catch (reason) {
-          await showErrorMessage(
-            trans.__('Cannot reset case %1', name),
-            (reason as Error).message
-          );
-          return null;
-        }
-      },
-      warmUp: () => {
-        warmWanted = true;
-        void refillWarm();
-      }
-    };
-
-    const attach = (panel: NotebookPanel) => {
-      void panel.context.ready.then(() => {
-        if (
-          controllers.has(panel) ||
-          !readWorkingCopyMeta({
-            junobench: panel.model?.getMetadata('junobench')
-          })
-        ) {
-          return;
-        }
-        // One job at a time per working copy: a replay and a check both save
-        // the notebook, and two saves at once can clash.
-        const controller: ReplayController = new ReplayController({
-          panel,
-          timeoutMs: config.timeoutMs,
-          trans,
-          blockedBy: () =>
-            checker.state.running
-              ? trans.__(
-                  'A check of your fix is running; replay when it has finished.'
-                )
-              : null
-        });
-        controllers.set(panel, controller);
-        const checker = new CheckController({
-          panel,
-          sessions: app.serviceManager.sessions,
-          contents: app.serviceManager.contents,
-          caseOf: name => manager.find(name),
-          progress,
-          timeoutMs: () => config.timeoutMs,
-          referenceCache,
-          trans,
-          blockedBy: () =>
-            controller.isRunning
-              ? trans.__(
-                  'A replay is running; check your fix when it has finished.'
-                )
-              : null
-        });
-        checkers.set(panel, checker);
-        const caseName =
-          readWorkingCopyMeta({
-            junobench: panel.model?.getMetadata('junobench')
-          })?.case ?? '';
-        panel.addClass('jp-Junobench-workingCopy');
-        const mine = { id: panel.id };
-        const named = { name: caseName };
-        const header = new CaseHeader({
-          replay: controller,
-          check: checker,
-          commands: app.commands,
-          trans,
-          buttons: [
-            {
-              name: 'replay',
-              command: CommandIDs.replay,
-              args: mine,
-              label: trans.__('Replay')
-            },
-            {
-              name: 'top-to-bottom',
-              command: CommandIDs.runTopToBottom,
-              args: mine,
-              label: trans.__('Run top to bottom')
-            },
-            {
-              name: 'interrupt',
-              command: CommandIDs.interrupt,
-              args: mine,
-              label: trans.__('Interrupt')
-            },
-            {
-              name: 'check',
-              command: CommandIDs.checkFix,
-              args: mine,
-              label: trans.__('Check my fix')
-            },
-            {
-              name: 'hint',
-              command: CommandIDs.nextHint,
-              args: mine,
-              label: trans.__('Hint')
-            },
-            {
-              name: 'reveal',
-              command: CommandIDs.reveal,
-              args: named,
-              label: trans.__('Reveal diagnosis')
-            },
-            {
-              name: 'give-up',
-              command: CommandIDs.giveUp,
-              args: named,
-              label: trans.__('Give up and reveal')
-            },
-            {
-              name: 'state',
-              command: CommandIDs.showState,
-              args: mine,
-              label: trans.__('State')
-            }
-          ],
-          diagnosis: progress
-            ? {
-                choices: () => diagnosisChoices(manager.casebook?.cases ?? []),
-                progress: () => progress.get(caseName),
-                save: answers => progress.recordPrediction(caseName, answers),
-                trans
-              }
-            : undefined
-        });
-        panel.contentHeader.addWidget(header);
-        const refresh = () => {
-          header.update();
-          Private.notify(app, HEADER_COMMANDS);
-        };
-        revealer?.changed.connect(refresh);
-        panel.disposed.connect(() => revealer?.changed.disconnect(refresh));
-        checker.stateChanged.connect(() =>
-          Private.notify(app, HEADER_COMMANDS)
-        );
-        controller.stateChanged.connect((_, state) => {
-          Private.notify(app, HEADER_COMMANDS);
-          const name = controller.meta?.case;
-          if (
-            progress &&
-            name &&
-            state.phase === 'finished' &&
-            state.kind === 'recorded' &&
-            state.result?.status === 'crashed'
-          ) {
-            void progress.markCrashed(name);
-          }
-        });
-        panel.disposed.connect(() => {
-          controllers.delete(panel);
-          checkers.delete(panel);
-          checker.dispose();
-          controller.dispose();
-        });
+          : undefined
       });
-    };
-    tracker.widgetAdded.connect((_, panel) => attach(panel));
-    tracker.forEach(attach);
+      panel.contentHeader.addWidget(header);
+      const refresh = () => {
+        header.update();
+        Private.notify(app, HEADER_COMMANDS);
+      };
+      revealer?.changed.connect(refresh);
+      panel.disposed.connect(() => revealer?.changed.disconnect(refresh));
+      check.stateChanged.connect(() => Private.notify(app, HEADER_COMMANDS));
+      replay.stateChanged.connect(() => Private.notify(app, HEADER_COMMANDS));
+    });
+    tracker.widgetAdded.connect((_, panel) => copies.track(panel));
+    tracker.forEach(panel => copies.track(panel));
 
     // Commands act on the working copy named by `id` (the case header's
     // buttons), else on the current one (palette, shortcuts).
@@ -394,13 +140,13 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
       args: ReadonlyPartialJSONObject = {}
     ): ReplayController | null => {
       const panel = panelOf(args);
-      return panel ? (controllers.get(panel) ?? null) : null;
+      return panel ? (copies.get(panel)?.replay ?? null) : null;
     };
     const checkerOf = (
       args: ReadonlyPartialJSONObject
     ): CheckController | null => {
       const panel = panelOf(args);
-      return panel ? (checkers.get(panel) ?? null) : null;
+      return panel ? (copies.get(panel)?.check ?? null) : null;
     };
     const idArg = {
       type: 'object',
@@ -491,7 +237,7 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
       isEnabled: args => !!current(args),
       execute: async args => {
         const panel = panelOf(args);
-        const controller = panel ? controllers.get(panel) : undefined;
+        const controller = panel ? copies.get(panel)?.replay : undefined;
         if (!panel || !controller) {
           return;
         }
@@ -570,20 +316,19 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
     }
 
     if (registry) {
-      settingsLoaded = registry.load(REPLAY_PLUGIN_ID).then(settings => {
+      opener.ready = registry.load(REPLAY_PLUGIN_ID).then(settings => {
         const apply = () => {
-          config.kernelName =
+          opener.kernelName =
             (settings.get('kernelName').composite as string) ?? '';
-          config.warmKernel =
+          opener.warmKernel =
             (settings.get('warmKernel').composite as boolean) ?? true;
-          config.timeoutMs =
+          copies.timeoutMs =
             Math.max(
               0,
               (settings.get('cellTimeout').composite as number) ?? 120
             ) * 1000;
-          controllers.forEach(c => (c.timeoutMs = config.timeoutMs));
           // Start, move or stop the warm kernel to match.
-          void refillWarm();
+          void opener.refillWarm();
         };
         settings.changed.connect(apply);
         apply();
@@ -609,6 +354,66 @@ const HEADER_COMMANDS = [
  * Non-exported helpers.
  */
 namespace Private {
+  /** The case header's buttons: commands on this working copy or its case. */
+  export function headerButtons(
+    id: string,
+    caseName: string,
+    trans: { __: (msgid: string, ...args: unknown[]) => string }
+  ): CaseHeader.IButton[] {
+    const mine = { id };
+    const named = { name: caseName };
+    return [
+      {
+        name: 'replay',
+        command: CommandIDs.replay,
+        args: mine,
+        label: trans.__('Replay')
+      },
+      {
+        name: 'top-to-bottom',
+        command: CommandIDs.runTopToBottom,
+        args: mine,
+        label: trans.__('Run top to bottom')
+      },
+      {
+        name: 'interrupt',
+        command: CommandIDs.interrupt,
+        args: mine,
+        label: trans.__('Interrupt')
+      },
+      {
+        name: 'check',
+        command: CommandIDs.checkFix,
+        args: mine,
+        label: trans.__('Check my fix')
+      },
+      {
+        name: 'hint',
+        command: CommandIDs.nextHint,
+        args: mine,
+        label: trans.__('Hint')
+      },
+      {
+        name: 'reveal',
+        command: CommandIDs.reveal,
+        args: named,
+        label: trans.__('Reveal diagnosis')
+      },
+      {
+        name: 'give-up',
+        command: CommandIDs.giveUp,
+        args: named,
+        label: trans.__('Give up and reveal')
+      },
+      {
+        name: 'state',
+        command: CommandIDs.showState,
+        args: mine,
+        label: trans.__('State')
+      }
+    ];
+  }
+
   /**
    * Say that these commands changed, one by one: a toolbar button updates
    * its visibility only for a change that names its own command.
@@ -618,27 +423,6 @@ namespace Private {
       if (app.commands.hasCommand(id)) {
         app.commands.notifyCommandChanged(id);
       }
-    }
-  }
-
-  /**
-   * The kernelspec name a notebook asks for in its metadata, or undefined.
-   */
-  export async function notebookKernel(
-    app: JupyterFrontEnd,
-    path: string
-  ): Promise<string | undefined> {
-    try {
-      const model = await app.serviceManager.contents.get(path, {
-        content: true,
-        type: 'notebook'
-      });
-      const spec = (
-        model.content as { metadata?: { kernelspec?: { name?: unknown } } }
-      )?.metadata?.kernelspec?.name;
-      return typeof spec === 'string' ? spec : undefined;
-    } catch {
-      return undefined;
     }
   }
 }
