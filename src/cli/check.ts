@@ -35,7 +35,8 @@ import type {
   LiveResult
 } from '../repair/check';
 import type { IReferenceEvidence } from '../repair/evidence';
-import { cellName } from '../repair/findings';
+import { cellRef } from '../i18n';
+import type { ICellRef } from '../i18n';
 import { KERNEL_OPTIONS, serverFor } from './server';
 import { sessionsFor, startSession, uniqueSuffix } from './session';
 import type { IServerHandle } from './server';
@@ -97,14 +98,14 @@ export interface ICheckReport {
 /** The evidence part of a check report. */
 export interface ICheckEvidenceReport {
   /** The learner's target cell as the learner sees it, and how it was found. */
-  target: { cell: string; match: string | null } | null;
+  target: { cell: ICellRef; match: string | null } | null;
   /** The reference fix's counterpart of the target (cell position, 1-based), or null. */
   referenceTarget: number | null;
   /** The line of the target that holds the repaired failing statement. */
   repairedLine: number | null;
   /** The traced cells: lines that ran, exceptions seen. */
   traced: Array<{
-    cell: string;
+    cell: ICellRef;
     isTarget: boolean;
     linesRun: number[] | null;
     exceptions: Array<{ ename: string; evalue: string; line: number }> | null;
@@ -481,7 +482,7 @@ namespace Private {
     const counts = new Map(
       plan.steps.map(s => [s.cellIndex, s.executionCount])
     );
-    const name = (i: number) => cellName(i, counts.get(i) ?? null);
+    const name = (i: number) => cellRef(i, counts.get(i) ?? null);
     return {
       target:
         plan.targetCellIndex === null

@@ -23,7 +23,12 @@ import { chdirCode } from '../kernel/snippets';
 import { recordedPlan } from '../replay/plan';
 import type { INotebookJSON, IReplayPlan } from '../replay/types';
 import { alignCell } from '../verify/align';
-import { caseVerdict, judgeFixed, judgeReproduced } from '../verify/verdict';
+import {
+  caseVerdict,
+  judgeFixed,
+  judgeReproduced,
+  notebookJudgement
+} from '../verify/verdict';
 import type { CaseVerdict, INotebookJudgement } from '../verify/verdict';
 import { FsCasebookSource } from './fsSource';
 import { runInFreshKernel, sessionsFor, uniqueSuffix } from './session';
@@ -213,11 +218,7 @@ async function verifyCase(
 ): Promise<ICaseReport> {
   const started = Date.now();
   const source = new FsCasebookSource(options.casebookDir);
-  const notRun: INotebookJudgement = {
-    verdict: 'not-run',
-    reason: 'Not run.',
-    observed: null
-  };
+  const notRun = notebookJudgement('not-run', { code: 'not-run' });
   const report = (
     reproduced: INotebookJudgement,
     fixed: INotebookJudgement
@@ -233,13 +234,12 @@ async function verifyCase(
   const folder = c.files.folder;
   if (!folder || !c.files.reproduced) {
     return report(
-      {
-        verdict: 'missing-notebook',
-        reason: folder
-          ? `${c.name}_reproduced.ipynb is missing.`
-          : 'The case folder is missing.',
-        observed: null
-      },
+      notebookJudgement(
+        'missing-notebook',
+        folder
+          ? { code: 'notebook-missing', file: `${c.name}_reproduced.ipynb` }
+          : { code: 'no-case-folder' }
+      ),
       notRun
     );
   }
@@ -247,7 +247,10 @@ async function verifyCase(
   const repro = await Private.readNotebook(source, reproducedPath);
   if (typeof repro === 'string') {
     return report(
-      { verdict: 'invalid-notebook', reason: repro, observed: null },
+      notebookJudgement('invalid-notebook', {
+        code: 'invalid-notebook',
+        message: repro
+      }),
       notRun
     );
   }
@@ -260,32 +263,39 @@ async function verifyCase(
   );
   let reproduced: INotebookJudgement =
     typeof reproRun === 'string'
-      ? { verdict: 'kernel-died' as const, reason: reproRun, observed: null }
+      ? notebookJudgement('kernel-died', {
+          code: 'run-stopped',
+          message: reproRun
+        })
       : judgeReproduced(plan, reproRun, c.ename);
   if (reproduced.verdict === 'fail' && Private.needsMissingData(c, repro)) {
     // Without its input files the notebook cannot reach the recorded state.
-    reproduced = {
-      ...reproduced,
-      verdict: 'missing-data',
-      reason: `The case folder has no input data files but the notebook reads data/ (${reproduced.reason})`
-    };
+    reproduced = notebookJudgement(
+      'missing-data',
+      { code: 'data-files-missing', because: reproduced.why },
+      reproduced.observed
+    );
   }
 
   if (!c.files.fixed) {
-    return report(reproduced, {
-      verdict: 'missing-notebook',
-      reason: `${c.name}_fixed.ipynb is missing.`,
-      observed: null
-    });
+    return report(
+      reproduced,
+      notebookJudgement('missing-notebook', {
+        code: 'notebook-missing',
+        file: `${c.name}_fixed.ipynb`
+      })
+    );
   }
   const fixedPath = `${folder}/${c.name}_fixed.ipynb`;
   const fixedNb = await Private.readNotebook(source, fixedPath);
   if (typeof fixedNb === 'string') {
-    return report(reproduced, {
-      verdict: 'invalid-notebook',
-      reason: fixedNb,
-      observed: null
-    });
+    return report(
+      reproduced,
+      notebookJudgement('invalid-notebook', {
+        code: 'invalid-notebook',
+        message: fixedNb
+      })
+    );
   }
   const fixedPlan = recordedPlan(fixedNb);
   const aligned = plan.target
@@ -306,14 +316,17 @@ async function verifyCase(
   );
   let fixed: INotebookJudgement =
     typeof fixedRun === 'string'
-      ? { verdict: 'kernel-died' as const, reason: fixedRun, observed: null }
+      ? notebookJudgement('kernel-died', {
+          code: 'run-stopped',
+          message: fixedRun
+        })
       : judgeFixed(fixedRun, targetStep);
   if (fixed.verdict === 'fail' && Private.needsMissingData(c, fixedNb)) {
-    fixed = {
-      ...fixed,
-      verdict: 'missing-data',
-      reason: `The case folder has no input data files but the notebook reads data/ (${fixed.reason})`
-    };
+    fixed = notebookJudgement(
+      'missing-data',
+      { code: 'data-files-missing', because: fixed.why },
+      fixed.observed
+    );
   }
   return report(reproduced, fixed);
 }

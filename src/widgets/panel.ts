@@ -20,6 +20,7 @@ import type { CaseStatus } from '../tokens';
 import { FACETS } from '../model/catalogue';
 import type { CatalogueModel, FacetKey, IFacetValue } from '../model/catalogue';
 import { formatCountdown } from '../workshop/playlist';
+import { renderCaseMarker, renderCasebookMessage } from '../casebook/messages';
 
 /** How many cases are rendered before "Show more". */
 const PAGE = 200;
@@ -425,7 +426,9 @@ export class CasebookPanel extends SidePanel {
         )
       );
       for (const p of problems.slice(0, 20)) {
-        lines.push(`• ${p.file}${p.case ? ` (${p.case})` : ''}: ${p.message}`);
+        lines.push(
+          `• ${p.file}${p.case ? ` (${p.case})` : ''}: ${renderCasebookMessage(p.why, trans.__.bind(trans))}`
+        );
       }
     }
     this._message.textContent = lines.join('\n');
@@ -584,10 +587,13 @@ export class CasebookPanel extends SidePanel {
       const warn = document.createElement('span');
       warn.className = 'jp-Junobench-caseProblem';
       warn.textContent = trans.__('incomplete');
-      warn.title = c.problems.join('\n');
+      const markers = c.markers.map(m =>
+        renderCaseMarker(m, trans.__.bind(trans))
+      );
+      warn.title = markers.join('\n');
       warn.setAttribute(
         'aria-label',
-        trans.__('Incomplete case: %1', c.problems.join('; '))
+        trans.__('Incomplete case: %1', markers.join('; '))
       );
       top.appendChild(warn);
     }

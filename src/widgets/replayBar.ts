@@ -7,6 +7,7 @@ import { Widget } from '@lumino/widgets';
 
 import type { IDrift } from '../kernel/drift';
 import type { IReplayState, ReplayController } from './replayController';
+import { renderExplanation } from '../state/timeline';
 
 /**
  * Renders a replay controller and forwards button presses to it.
@@ -132,7 +133,7 @@ export class ReplayBar extends Widget {
     this._status.textContent = state.message;
     const sentences =
       state.explanation && state.explanation.kind !== 'no-crash'
-        ? state.explanation.sentences
+        ? renderExplanation(state.explanation, trans.__.bind(trans))
         : [];
     this._why.hidden = sentences.length === 0;
     this._whyList.textContent = '';
