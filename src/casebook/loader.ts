@@ -440,7 +440,11 @@ namespace Private {
           try {
             entries = await this.source.list(joinSafe(this.rootPath, dir));
           } catch (error) {
-            markers.push({ code: 'unlisted', path: dir, reason: reason(error) });
+            markers.push({
+              code: 'unlisted',
+              path: dir,
+              reason: reason(error)
+            });
             unlisted ||= depth === 0;
             continue;
           }

@@ -9,11 +9,7 @@
 import { english } from '../i18n';
 import type { Translate } from '../i18n';
 import { formatBytes } from './notebook';
-import type {
-  CaseMarker,
-  CasebookMessage,
-  ICasebookProblem
-} from './types';
+import type { CaseMarker, CasebookMessage, ICasebookProblem } from './types';
 
 /**
  * A casebook problem with its English message.
@@ -64,10 +60,7 @@ export function renderCaseMarker(
         formatBytes(m.max)
       );
     case 'too-many-files':
-      return __(
-        'more than %1 data files; only the first %1 are listed',
-        m.max
-      );
+      return __('more than %1 data files; only the first %1 are listed', m.max);
     case 'too-deep':
       return __('folders deeper than %1 levels were not listed', m.max);
   }
@@ -154,7 +147,11 @@ export function renderCasebookMessage(
         m.columns.join(', ')
       );
     case 'row-without-name':
-      return __('%1 row %2 has no nb_name; the row was skipped.', m.file, m.row);
+      return __(
+        '%1 row %2 has no nb_name; the row was skipped.',
+        m.file,
+        m.row
+      );
     case 'unsafe-case-name':
       return __(
         '%1 row %2: case name %3 is unsafe: it %4 (only letters, digits, "_", "." and "-" are allowed, and no ".."); the row was skipped.',

@@ -860,7 +860,8 @@ namespace Private {
           break;
         case 'crashed':
           {
-            const failed = failedIndex === null ? undefined : steps[failedIndex];
+            const failed =
+              failedIndex === null ? undefined : steps[failedIndex];
             const where = failed
               ? cellName(failed.step.cellIndex, failed.step.executionCount)
               : 'a cell';

@@ -16,6 +16,7 @@ import { ProgressTracker } from '../progress/tracker';
 import { ICasebookManager, IProgressTracker } from '../tokens';
 import { CommandIDs } from './commands';
 import { REPLAY_PLUGIN_ID } from './replay';
+import { TRANSLATION_DOMAIN } from '../i18n';
 
 /** The Replay settings' default `workspaceFolder`. */
 const DEFAULT_FOLDER = 'junobench-work';
@@ -40,7 +41,7 @@ export const progressPlugin: JupyterFrontEndPlugin<IProgressTracker> = {
     palette: ICommandPalette | null,
     registry: ISettingRegistry | null
   ): IProgressTracker => {
-    const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
+    const trans = (translator ?? nullTranslator).load(TRANSLATION_DOMAIN);
     const contents = app.serviceManager.contents;
     const backupIn = (folder: string) => (casebook: string) =>
       serverProgressFile(contents, progressBackupPath(folder, casebook));

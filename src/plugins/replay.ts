@@ -34,6 +34,7 @@ import { ReplayBar } from '../widgets/replayBar';
 import { ReplayController } from '../widgets/replayController';
 import { junobenchIcon } from '../icons';
 import { CommandIDs } from './commands';
+import { TRANSLATION_DOMAIN } from '../i18n';
 
 /** The replay plugin id (settings in schema/replay.json). */
 export const REPLAY_PLUGIN_ID = 'jupyterlab-junobench:replay';
@@ -66,7 +67,7 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
     progress: IProgressTracker | null,
     revealer: IRevealer | null
   ): ICaseOpener => {
-    const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
+    const trans = (translator ?? nullTranslator).load(TRANSLATION_DOMAIN);
     const config = {
       kernelName: '',
       warmKernel: true,

@@ -26,6 +26,7 @@ import {
 import { junobenchIcon } from '../icons';
 import { RevealView } from '../widgets/revealView';
 import { CommandIDs } from './commands';
+import { TRANSLATION_DOMAIN } from '../i18n';
 
 /** The reveal plugin id (settings in schema/reveal.json). */
 export const REVEAL_PLUGIN_ID = 'jupyterlab-junobench:reveal';
@@ -49,7 +50,7 @@ export const revealPlugin: JupyterFrontEndPlugin<IRevealer> = {
     translator: ITranslator | null,
     workshops: IWorkshopManager | null
   ): IRevealer => {
-    const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
+    const trans = (translator ?? nullTranslator).load(TRANSLATION_DOMAIN);
     let setting: RevealPolicy = 'after-attempt';
     const changed = new Signal<IRevealer, void>({} as IRevealer);
 

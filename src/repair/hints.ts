@@ -173,7 +173,7 @@ namespace Private {
     const cell = cellName(
       where.cell - 1,
       typeof count === 'number' ? count : null,
-      (msg, ...args) => trans.__(msg, ...args)
+      trans.__.bind(trans)
     );
     switch (where.reason) {
       case 'twice':

@@ -324,12 +324,7 @@ export function renderExplanationLine(
         ? __('The recorded run did not crash.')
         : __('The top-to-bottom run did not crash.');
     case 'raised':
-      return __(
-        '%1 raised %2: %3',
-        renderCell(l.cell, __),
-        l.ename,
-        l.evalue
-      );
+      return __('%1 raised %2: %3', renderCell(l.cell, __), l.ename, l.evalue);
     case 'defined-nowhere':
       return __('No cell of the notebook defines `%1`.', l.name);
     case 'defined-ran-before':
@@ -465,7 +460,11 @@ namespace Private {
       return __('not defined');
     }
     return Array.isArray(s.columns)
-      ? __('%1 columns %2', describeSummary(s), (s.columns as string[]).join(', '))
+      ? __(
+          '%1 columns %2',
+          describeSummary(s),
+          (s.columns as string[]).join(', ')
+        )
       : describeSummary(s);
   }
 

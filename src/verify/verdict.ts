@@ -93,7 +93,9 @@ export function judgeReproduced(
 ): INotebookJudgement {
   const target = plan.target;
   if (!target) {
-    return notebookJudgement('no-recorded-crash', { code: 'no-recorded-crash' });
+    return notebookJudgement('no-recorded-crash', {
+      code: 'no-recorded-crash'
+    });
   }
   // A module missing before the target keeps the notebook from the recorded
   // state, whatever the run met afterwards.
@@ -382,9 +384,7 @@ namespace Private {
     at?: IStepResult
   ): INotebookJudgement {
     const observed = `${error.ename}: ${error.evalue}`;
-    const cell = at
-      ? cellRef(at.step.cellIndex, at.step.executionCount)
-      : null;
+    const cell = at ? cellRef(at.step.cellIndex, at.step.executionCount) : null;
     const notFound = /No module named '?([\w.]+)'?/.exec(error.evalue);
     const noName = /cannot import name '([^']+)' from '([^']+)'/.exec(
       error.evalue
@@ -410,7 +410,6 @@ namespace Private {
           : { code: 'library-not-importable', observed, cell };
     return notebookJudgement('missing-dependency', why, observed);
   }
-
 
   /**
    * The module an ImportError with another message was importing: the one

@@ -21,6 +21,7 @@ import { FACETS } from '../model/catalogue';
 import type { CatalogueModel, FacetKey, IFacetValue } from '../model/catalogue';
 import { formatCountdown } from '../workshop/playlist';
 import { renderCaseMarker, renderCasebookMessage } from '../casebook/messages';
+import { TRANSLATION_DOMAIN } from '../i18n';
 
 /** How many cases are rendered before "Show more". */
 const PAGE = 200;
@@ -35,7 +36,7 @@ export class CasebookPanel extends SidePanel {
   constructor(options: CasebookPanel.IOptions) {
     const translator = options.translator ?? nullTranslator;
     super({ translator, content: new Panel() });
-    this.trans = translator.load('jupyterlab_junobench');
+    this.trans = translator.load(TRANSLATION_DOMAIN);
     this._model = options.model;
     this._onOpen = options.onOpen;
     this._onLeaveWorkshop = options.onLeaveWorkshop ?? null;

@@ -64,7 +64,10 @@ export class StateView extends Widget {
       const title = document.createElement('h3');
       title.textContent = heading;
       const list = document.createElement('ul');
-      for (const sentence of renderExplanation(explanation, trans.__.bind(trans))) {
+      for (const sentence of renderExplanation(
+        explanation,
+        trans.__.bind(trans)
+      )) {
         const item = document.createElement('li');
         item.textContent = sentence;
         list.appendChild(item);
