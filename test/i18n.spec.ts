@@ -743,3 +743,39 @@ describe('the translation domain in the UI', () => {
     ).toBeGreaterThan(0);
   });
 });
+
+describe('cells named by position and prompt everywhere', () => {
+  const root = path.resolve(__dirname, '../src');
+  /** Every TypeScript file under src/. */
+  function sources(dir: string): string[] {
+    return fs.readdirSync(dir, { withFileTypes: true }).flatMap(e => {
+      const p = path.join(dir, e.name);
+      return e.isDirectory() ? sources(p) : p.endsWith('.ts') ? [p] : [];
+    });
+  }
+
+  it.each([
+    ['a message id', /\bcell %\d(?! \[)/i],
+    ['a template string', /\bcell \$\{[^}]*\}(?! \[)/i],
+    ['a concatenation', /['"`]\s*cell ['"`]\s*\+/i]
+  ])('no %s names a cell by its position alone', (_, pattern) => {
+    const offenders = sources(root).flatMap(p =>
+      fs
+        .readFileSync(p, 'utf8')
+        .split('\n')
+        .map((line, i) => ({ line, at: `${path.relative(root, p)}:${i + 1}` }))
+        .filter(({ line }) => pattern.test(line))
+        .map(({ at, line }) => `${at}: ${line.trim()}`)
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('finds one that does', () => {
+    // The patterns above, on the wording this project used before.
+    expect(/\bcell %\d(?! \[)/i.test("'Look at cell %1.'")).toBe(true);
+    expect(
+      /\bcell \$\{[^}]*\}(?! \[)/i.test('`at cell ${i + 1} instead`')
+    ).toBe(true);
+    expect(/\bcell %\d(?! \[)/i.test("'cell %1 [%2]'")).toBe(false);
+  });
+});

@@ -8,6 +8,7 @@ import { Widget } from '@lumino/widgets';
 import type { IDrift } from '../kernel/drift';
 import type { IReplayState, ReplayController } from './replayController';
 import { renderExplanation } from '../state/timeline';
+import { cellName } from '../i18n';
 
 /**
  * Renders a replay controller and forwards button presses to it.
@@ -205,10 +206,9 @@ export class ReplayBar extends Widget {
       }
       item.textContent = step.run === 2 ? `${step.cell}↻` : String(step.cell);
       item.title = trans.__(
-        'Step %1: cell %2%3%4',
+        'Step %1: %2%3',
         i + 1,
-        step.cell,
-        step.count !== null ? ` [${step.count}]` : '',
+        cellName(step.cell - 1, step.count, trans.__.bind(trans)),
         step.run === 2 ? trans.__(' (run again)') : ''
       );
       this._timeline.appendChild(item);
