@@ -1,6 +1,7 @@
 /**
  * Plugin: the gated reveal of a case's diagnosis and reference fix.
  */
+import { PathExt } from '@jupyterlab/coreutils';
 import type {
   JupyterFrontEnd,
   JupyterFrontEndPlugin
@@ -105,7 +106,7 @@ export const revealPlugin: JupyterFrontEndPlugin<IRevealer> = {
       const read = (kind: string): Promise<INotebookJSON> =>
         readServerNotebook(
           app.serviceManager.contents,
-          `${folder}/${c.name}_${kind}.ipynb`
+          PathExt.join(folder, `${c.name}_${kind}.ipynb`)
         );
       let diff: ICellDiff[];
       try {

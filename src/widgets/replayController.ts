@@ -3,6 +3,7 @@
  * kernel, runs the stored plan through the one kernel adapter, and mirrors
  * progress, outputs and the crash into the notebook.
  */
+import { PathExt } from '@jupyterlab/coreutils';
 import type { Cell, ICodeCellModel } from '@jupyterlab/cells';
 import type { CodeMirrorEditor } from '@jupyterlab/codemirror';
 import type { NotebookPanel } from '@jupyterlab/notebook';
@@ -11,7 +12,6 @@ import type { Kernel } from '@jupyterlab/services';
 import type { ISignal } from '@lumino/signaling';
 import { Signal } from '@lumino/signaling';
 
-import { dirname, relative } from '../casebook/paths';
 import { PlanRunner, replaceableKernel } from '../kernel/runner';
 import type { IRunResult, RunnerEvent } from '../kernel/runner';
 import {
@@ -206,7 +206,10 @@ export class ReplayController {
       runner.event.connect((_, event) => this._onEvent(event, indexOf));
       const rel = this._kernelStartsAtRoot()
         ? meta.caseFolder || '.'
-        : relative(dirname(this._panel.context.path), meta.caseFolder) || '.';
+        : PathExt.relative(
+            PathExt.dirname(this._panel.context.path),
+            meta.caseFolder
+          ) || '.';
       this._set({
         phase: 'running',
         message:
@@ -665,7 +668,7 @@ export class ReplayController {
    */
   private _kernelStartsAtRoot(): boolean {
     const cwd = this._drift?.cwd.replace(/\\/g, '/').replace(/\/+$/, '');
-    const dir = dirname(this._panel.context.path);
+    const dir = PathExt.dirname(this._panel.context.path);
     if (!cwd || !dir) {
       return false;
     }
