@@ -1,13 +1,19 @@
 /**
  * The workshop file (`*.junobench-workshop.json`): an instructor's playlist of
  * cases with a reveal policy and an optional time box. Pure: parsing and
- * checking only, no DOM and no file access. The JSON Schema of the same format
- * is `docs/workshop.schema.json`.
+ * checking only, no DOM and no file access. What a valid workshop is, is said
+ * once: `workshop.schema.json` beside this file (also at
+ * `docs/workshop.schema.json`), checked with Ajv; this module only turns
+ * Ajv's first error into a sentence naming the field.
  */
+import Ajv from 'ajv';
+import type { ErrorObject } from 'ajv';
+
 import { nameProblem } from '../casebook/paths';
 import { describeValue as describe } from '../progress/types';
 import { REVEAL_POLICIES } from '../repair/reveal';
 import type { RevealPolicy } from '../repair/reveal';
+import SCHEMA from './workshop.schema.json';
 
 /** The name every workshop file ends with. */
 export const WORKSHOP_SUFFIX = '.junobench-workshop.json';
@@ -62,137 +68,121 @@ export function isWorkshopPath(path: string): boolean {
  * and the offending field.
  */
 export function parseWorkshop(text: string, path: string): IWorkshop {
-  const fail = (field: string, problem: string): never => {
-    throw new WorkshopFormatError(path, field, problem);
-  };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    return fail('(file)', `not valid JSON (${(error as Error).message})`);
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    return fail('(file)', `expected a JSON object, got ${describe(parsed)}`);
-  }
-  const record = parsed as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (!Private.FIELDS.includes(key)) {
-      fail(
-        key,
-        `unknown field; a workshop has ${Private.FIELDS.filter(f => f !== '$schema').join(', ')}`
-      );
-    }
-  }
-
-  const title = record.title;
-  if (typeof title !== 'string' || title.trim() === '') {
-    fail('title', `expected a non-empty string, got ${describe(title)}`);
-  }
-
-  const description = record.description ?? null;
-  if (description !== null && typeof description !== 'string') {
-    fail('description', `expected a string, got ${describe(description)}`);
-  }
-
-  const rawCases = record.cases;
-  if (!Array.isArray(rawCases)) {
-    return fail(
-      'cases',
-      `expected an array of case names, got ${describe(rawCases)}`
+    throw new WorkshopFormatError(
+      path,
+      '(file)',
+      `not valid JSON (${(error as Error).message})`
     );
   }
-  if (rawCases.length === 0) {
-    fail('cases', 'expected at least one case name, got an empty array');
+  // The JSON Schema decides what a valid workshop is; its first error becomes one sentence.
+  if (!Private.validate(parsed)) {
+    const [field, problem] = Private.explain(parsed, Private.validate.errors);
+    throw new WorkshopFormatError(path, field, problem);
   }
-  const seen = new Map<string, number>();
-  const cases = rawCases.map((item, i) => {
-    if (typeof item !== 'string') {
-      return fail(`cases[${i}]`, `expected a case name, got ${describe(item)}`);
-    }
-    const problem = nameProblem(item);
-    if (problem !== null) {
-      fail(`cases[${i}]`, `the case name ${JSON.stringify(item)} ${problem}`);
-    }
-    const before = seen.get(item);
-    if (before !== undefined) {
-      fail(
-        `cases[${i}]`,
-        `${JSON.stringify(item)} is already listed as cases[${before}]`
-      );
-    }
-    seen.set(item, i);
-    return item;
-  });
-
-  const policy = record.revealPolicy;
-  if (
-    typeof policy !== 'string' ||
-    !(REVEAL_POLICIES as readonly string[]).includes(policy)
-  ) {
-    fail(
-      'revealPolicy',
-      `expected one of ${REVEAL_POLICIES.join(', ')}, got ${describe(policy)}`
-    );
-  }
-
-  const box = record.timeBoxMinutes ?? null;
-  if (
-    box !== null &&
-    (typeof box !== 'number' ||
-      !Number.isFinite(box) ||
-      box <= 0 ||
-      box > MAX_TIME_BOX_MINUTES)
-  ) {
-    fail(
-      'timeBoxMinutes',
-      `expected a number of minutes above 0 and at most ${MAX_TIME_BOX_MINUTES}, got ${describe(box)}`
-    );
-  }
-
-  const rawBook = record.casebook ?? null;
-  let casebook: string | null = null;
-  if (rawBook !== null) {
-    if (typeof rawBook !== 'string') {
-      return fail(
-        'casebook',
-        `expected a folder path from the server root, got ${describe(rawBook)}`
-      );
-    }
-    casebook = rawBook.trim().replace(/^\/+|\/+$/g, '');
-    if (casebook.includes('\0') || casebook.includes('\\')) {
-      fail(
-        'casebook',
-        `expected a folder path with "/", got ${describe(rawBook)}`
-      );
-    }
-    if (casebook.split('/').includes('..')) {
-      fail(
-        'casebook',
-        `a ".." segment is not allowed, got ${describe(rawBook)}`
-      );
-    }
-  }
-
+  const record = parsed as unknown as Private.IWorkshopJSON;
   return {
-    title: (title as string).trim(),
-    description: description as string | null,
-    cases,
-    revealPolicy: policy as RevealPolicy,
-    timeBoxMinutes: box as number | null,
-    casebook
+    title: record.title.trim(),
+    description: record.description ?? null,
+    cases: [...record.cases],
+    revealPolicy: record.revealPolicy,
+    timeBoxMinutes: record.timeBoxMinutes ?? null,
+    // The schema refuses `..` segments, so stripping slashes cannot make one.
+    casebook:
+      record.casebook === undefined || record.casebook === null
+        ? null
+        : record.casebook.replace(/^\/+|\/+$/g, '')
   };
 }
 
-/** Private constants of the workshop format. */
+/** Private helpers of the workshop format. */
 namespace Private {
-  /** The fields a workshop file may have. */
-  export const FIELDS: readonly string[] = [
-    '$schema',
-    'title',
-    'description',
-    'cases',
-    'revealPolicy',
-    'timeBoxMinutes',
-    'casebook'
-  ];
+  /** A workshop file as the schema describes it. */
+  export interface IWorkshopJSON {
+    title: string;
+    description?: string | null;
+    cases: string[];
+    revealPolicy: RevealPolicy;
+    timeBoxMinutes?: number | null;
+    casebook?: string | null;
+  }
+
+  /** The schema, compiled once (Ajv is also JupyterLab's own settings validator). */
+  export const validate = new Ajv().compile<IWorkshopJSON>(SCHEMA);
+
+  /**
+   * The field and the problem, in words, of the first error Ajv reports.
+   */
+  export function explain(
+    value: unknown,
+    errors: ErrorObject[] | null | undefined
+  ): [string, string] {
+    const error = errors?.[0];
+    const record = value as Record<string, unknown>;
+    if (!error || error.instancePath === '') {
+      if (error?.keyword === 'additionalProperties') {
+        const key = String(error.params.additionalProperty);
+        const fields = Object.keys(SCHEMA.properties).filter(
+          f => f !== '$schema'
+        );
+        return [key, `unknown field; a workshop has ${fields.join(', ')}`];
+      }
+      if (error?.keyword === 'required') {
+        const key = String(error.params.missingProperty);
+        return [key, fieldProblem(key, undefined)];
+      }
+      return ['(file)', `expected a JSON object, got ${describe(value)}`];
+    }
+    const [, key, item] = error.instancePath.split('/');
+    if (key === 'cases' && item !== undefined) {
+      const name = (record.cases as unknown[])[Number(item)];
+      return [
+        `cases[${item}]`,
+        typeof name === 'string'
+          ? `the case name ${JSON.stringify(name)} ${nameProblem(name) ?? 'is not a case name'}`
+          : `expected a case name, got ${describe(name)}`
+      ];
+    }
+    if (key === 'cases' && error.keyword === 'uniqueItems') {
+      const { i, j } = error.params as { i: number; j: number };
+      const [first, again] = [Math.min(i, j), Math.max(i, j)];
+      return [
+        `cases[${again}]`,
+        `${JSON.stringify((record.cases as unknown[])[again])} is already listed as cases[${first}]`
+      ];
+    }
+    return [key, fieldProblem(key, record[key], error.keyword)];
+  }
+
+  /**
+   * What a field must be, and what it was.
+   */
+  function fieldProblem(key: string, value: unknown, keyword = ''): string {
+    const got = `got ${describe(value)}`;
+    switch (key) {
+      case 'title':
+        return `expected a non-empty string, ${got}`;
+      case 'description':
+        return `expected a string, ${got}`;
+      case 'cases':
+        return keyword === 'minItems'
+          ? 'expected at least one case name, got an empty array'
+          : `expected an array of case names, ${got}`;
+      case 'revealPolicy':
+        return `expected one of ${REVEAL_POLICIES.join(', ')}, ${got}`;
+      case 'timeBoxMinutes':
+        return `expected a number of minutes above 0 and at most ${MAX_TIME_BOX_MINUTES}, ${got}`;
+      case 'casebook':
+        return typeof value !== 'string'
+          ? `expected a folder path from the server root, ${got}`
+          : value.split('/').includes('..')
+            ? `a ".." segment is not allowed, ${got}`
+            : `expected a folder path with "/", ${got}`;
+      default:
+        return `does not match the workshop schema (${keyword}), ${got}`;
+    }
+  }
 }

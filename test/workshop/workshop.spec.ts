@@ -173,6 +173,21 @@ describe('docs/workshop.schema.json', () => {
     expect(validate(doc)).toBe(false);
   });
 
+  it('is the very schema the parser validates with', () => {
+    expect(fs.realpathSync(path.join(ROOT, 'docs/workshop.schema.json'))).toBe(
+      fs.realpathSync(path.join(ROOT, 'src/workshop/workshop.schema.json'))
+    );
+  });
+
+  it('decides what the parser accepts: a case name the schema refuses is refused', () => {
+    // 256 safe characters: only the schema's maxLength refuses it.
+    const long = 'a'.repeat(256);
+    expect(validate({ ...base, cases: [long] })).toBe(false);
+    expect(() =>
+      parseWorkshop(JSON.stringify({ ...base, cases: [long] }), FILE)
+    ).toThrow(/^my\.junobench-workshop\.json: cases\[0\]: the case name/);
+  });
+
   const examples = fs
     .readdirSync(EXAMPLES)
     .filter(name => isWorkshopPath(name));
