@@ -778,35 +778,42 @@ namespace Private {
     msg: KernelMessage.IIOPubMessage
   ): INbOutput | 'clear' | null {
     const type = msg.header.msg_type;
-    const content = msg.content as Record<string, unknown>;
     switch (type) {
-      case 'stream':
+      case 'stream': {
+        const content = (msg as KernelMessage.IStreamMsg).content;
         return {
           output_type: 'stream',
-          name: content.name as string,
-          text: content.text as string
+          name: content.name,
+          text: content.text
         };
+      }
       case 'display_data':
-      case 'update_display_data':
+      case 'update_display_data': {
+        const content = (msg as KernelMessage.IDisplayDataMsg).content;
         return {
           output_type: 'display_data',
-          data: content.data as Record<string, unknown>,
+          data: content.data,
           metadata: content.metadata ?? {}
         };
-      case 'execute_result':
+      }
+      case 'execute_result': {
+        const content = (msg as KernelMessage.IExecuteResultMsg).content;
         return {
           output_type: 'execute_result',
-          data: content.data as Record<string, unknown>,
+          data: content.data,
           metadata: content.metadata ?? {},
-          execution_count: content.execution_count as number
+          execution_count: content.execution_count
         };
-      case 'error':
+      }
+      case 'error': {
+        const content = (msg as KernelMessage.IErrorMsg).content;
         return {
           output_type: 'error',
-          ename: content.ename as string,
-          evalue: content.evalue as string,
-          traceback: content.traceback as string[]
+          ename: content.ename,
+          evalue: content.evalue,
+          traceback: content.traceback
         };
+      }
       case 'clear_output':
         return 'clear';
       // Messages that carry no output.

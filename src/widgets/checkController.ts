@@ -95,7 +95,7 @@ export class CheckController {
     });
     try {
       await panel.context.save();
-      const learner = panel.model!.toJSON() as unknown as INotebookJSON;
+      const learner: INotebookJSON = panel.model!.sharedModel.toJSON();
       const [reproduced, fixed] = await Promise.all([
         this._readNotebook(
           PathExt.join(meta.caseFolder, `${c.name}_reproduced.ipynb`)

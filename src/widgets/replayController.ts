@@ -7,7 +7,6 @@ import { PathExt } from '@jupyterlab/coreutils';
 import type { Cell, ICodeCellModel } from '@jupyterlab/cells';
 import type { CodeMirrorEditor } from '@jupyterlab/codemirror';
 import type { NotebookPanel } from '@jupyterlab/notebook';
-import type { IOutput } from '@jupyterlab/nbformat';
 import type { Kernel } from '@jupyterlab/services';
 import type { ISignal } from '@lumino/signaling';
 import { Signal } from '@lumino/signaling';
@@ -429,7 +428,7 @@ export class ReplayController {
         });
         break;
       case 'output':
-        model?.outputs.add(event.output as unknown as IOutput);
+        model?.outputs.add(event.output);
         break;
       case 'clear-output':
         model?.outputs.clear();
@@ -553,8 +552,8 @@ export class ReplayController {
     );
     const tracked = timeline.steps.some(st => st.changes !== null);
     this._timelines[kind] = tracked ? timeline : null;
-    const notebook = this._panel.model?.toJSON() as unknown as
-      INotebookJSON | undefined;
+    const notebook: INotebookJSON | undefined =
+      this._panel.model?.sharedModel.toJSON();
     const explanation =
       tracked && notebook && result.status === 'crashed'
         ? explainCrash(timeline, notebook)
