@@ -169,6 +169,7 @@ export default defineConfig([
   // application or Node; the CLI never imports the UI.
   {
     files: [
+      'src/i18n.ts',
       'src/casebook/**/*.ts',
       'src/replay/**/*.ts',
       'src/verify/**/*.ts',
