@@ -33,6 +33,14 @@ import { caseRecord } from './casebook/fixtures';
 const shout: Translate = (msgid, ...args) =>
   english(msgid.toUpperCase(), ...args);
 
+/** Every TypeScript file under a folder. */
+function sources(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap(e => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? sources(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
 /** Lower-case words left in a sentence rendered with `shout`. */
 const leaks = (sentence: string) => sentence.match(/[a-z]{2,}/g) ?? [];
 
@@ -721,13 +729,6 @@ describe('hints', () => {
 });
 
 describe('the translation domain in the UI', () => {
-  /** Every TypeScript file under src/. */
-  function sources(dir: string): string[] {
-    return fs.readdirSync(dir, { withFileTypes: true }).flatMap(e => {
-      const p = path.join(dir, e.name);
-      return e.isDirectory() ? sources(p) : p.endsWith('.ts') ? [p] : [];
-    });
-  }
   const files = sources(path.resolve(__dirname, '../src')).map(p => ({
     p,
     text: fs.readFileSync(p, 'utf8')
@@ -746,13 +747,6 @@ describe('the translation domain in the UI', () => {
 
 describe('cells named by position and prompt everywhere', () => {
   const root = path.resolve(__dirname, '../src');
-  /** Every TypeScript file under src/. */
-  function sources(dir: string): string[] {
-    return fs.readdirSync(dir, { withFileTypes: true }).flatMap(e => {
-      const p = path.join(dir, e.name);
-      return e.isDirectory() ? sources(p) : p.endsWith('.ts') ? [p] : [];
-    });
-  }
 
   it.each([
     ['a message id', /\bcell %\d(?! \[)/i],

@@ -359,24 +359,24 @@ export function renderExplanationLine(
           )
           .join(__('; '))
       );
-    case 'last-changed':
+    case 'last-changed': {
+      const args = [
+        l.name,
+        l.step,
+        renderCell(l.cell, __),
+        Private.show(l.before, __),
+        Private.show(l.after, __)
+      ];
       return l.secondRun
         ? __(
             '`%1` last changed at step %2 (%3, its second run): %4 → %5.',
-            l.name,
-            l.step,
-            renderCell(l.cell, __),
-            Private.show(l.before, __),
-            Private.show(l.after, __)
+            ...args
           )
         : __(
             '`%1` last changed at step %2 (%3, its first run): %4 → %5.',
-            l.name,
-            l.step,
-            renderCell(l.cell, __),
-            Private.show(l.before, __),
-            Private.show(l.after, __)
+            ...args
           );
+    }
     case 'at-crash':
       return __(
         '`%1` at the crash: %2 (last changed at step %3, %4).',
