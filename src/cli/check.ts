@@ -24,7 +24,7 @@ import type {
 } from '../kernel/repairCheck';
 import { PlanRunner } from '../kernel/runner';
 import type { IRunResult } from '../kernel/runner';
-import type { INotebookJSON } from '../replay/types';
+import type { INbCell, INotebookJSON } from '../replay/types';
 import { judgeCheck, planCheck, renderVerdict } from '../repair/check';
 import type {
   CheckFinding,
@@ -99,8 +99,8 @@ export interface ICheckReport {
 export interface ICheckEvidenceReport {
   /** The learner's target cell as the learner sees it, and how it was found. */
   target: { cell: ICellRef; match: string | null } | null;
-  /** The reference fix's counterpart of the target (cell position, 1-based), or null. */
-  referenceTarget: number | null;
+  /** The reference fix's counterpart of the target, as the reference notebook names it, or null. */
+  referenceTarget: ICellRef | null;
   /** The line of the target that holds the repaired failing statement. */
   repairedLine: number | null;
   /** The traced cells: lines that ran, exceptions seen. */
@@ -217,7 +217,7 @@ export async function checkNotebook(
       run: result.run,
       verdict: result.verdict,
       failure: null,
-      evidence: Private.evidence(result)
+      evidence: Private.evidence(result, fixed)
     });
   } catch (reason) {
     // The run could not happen (no kernel, a server gone): the verdict says not checked.
@@ -475,9 +475,21 @@ namespace Private {
   }
 
   /**
+   * A cell's `[n]` prompt, or null.
+   */
+  export function count(cell: INbCell | undefined): number | null {
+    return typeof cell?.execution_count === 'number'
+      ? cell.execution_count
+      : null;
+  }
+
+  /**
    * The evidence part of a report.
    */
-  export function evidence(result: IRepairCheckResult): ICheckEvidenceReport {
+  export function evidence(
+    result: IRepairCheckResult,
+    fixed: INotebookJSON
+  ): ICheckEvidenceReport {
     const plan = result.plan;
     const counts = new Map(
       plan.steps.map(s => [s.cellIndex, s.executionCount])
@@ -489,7 +501,12 @@ namespace Private {
           ? null
           : { cell: name(plan.targetCellIndex), match: plan.targetMatch },
       referenceTarget:
-        plan.fixedTargetIndex === null ? null : plan.fixedTargetIndex + 1,
+        plan.fixedTargetIndex === null
+          ? null
+          : cellRef(
+              plan.fixedTargetIndex,
+              Private.count(fixed.cells[plan.fixedTargetIndex])
+            ),
       repairedLine: plan.repairedLine,
       traced: result.evidence.map(c => ({
         cell: name(c.cellIndex),
