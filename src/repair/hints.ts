@@ -5,7 +5,7 @@
  */
 import type { ICase } from '../casebook/types';
 import { LIBRARY_LABELS } from '../casebook/library';
-import { cellName } from '../i18n';
+import { cellName, english } from '../i18n';
 import { findTarget, orderComparison, recordedPlan } from '../replay/plan';
 import type { INotebookJSON, IReplayPlan } from '../replay/types';
 import { notebookDiff } from './diff';
@@ -99,14 +99,8 @@ namespace Private {
     reason: Reason;
   }
 
-  /** Translation that only substitutes `%1`, `%2` …, like JupyterLab's `nullTranslator`. */
-  export const identity: IHintTrans = {
-    __: (msg: string, ...args: unknown[]) =>
-      msg.replace(/%(\d+)/g, (all, n: string) => {
-        const i = Number(n) - 1;
-        return i < args.length ? String(args[i]) : all;
-      })
-  };
+  /** English: only `%1`, `%2` … substituted, like JupyterLab's `nullTranslator`. */
+  export const identity: IHintTrans = { __: english };
 
   /** Lower-case the first letter unless the word looks like an acronym (`ML`, `GPU`). */
   export function lowerFirst(s: string): string {
