@@ -3,26 +3,17 @@
  * cases with a reveal policy and an optional time box. Pure: parsing and
  * checking only, no DOM and no file access. What a valid workshop is, is said
  * once: `workshop.schema.json` beside this file (also at
- * `docs/workshop.schema.json`), checked with Ajv; this module only turns
+ * `docs/workshop.schema.json`), checked with Ajv in `schema.ts`, which turns
  * Ajv's first error into a sentence naming the field.
  */
-import Ajv from 'ajv';
-import type { ErrorObject } from 'ajv';
-
-import { nameProblem } from '../casebook/paths';
-import { describeValue as describe } from '../progress/types';
-import { REVEAL_POLICIES } from '../repair/reveal';
 import type { RevealPolicy } from '../repair/reveal';
-import SCHEMA from './workshop.schema.json';
+import type { IWorkshopJSON } from './schema';
 
 /** The name every workshop file ends with. */
 export const WORKSHOP_SUFFIX = '.junobench-workshop.json';
 
 /** A pattern matching a workshop file name (for the document registry). */
 export const WORKSHOP_PATTERN = '^.+\\.junobench-workshop\\.json$';
-
-/** The longest time box accepted, in minutes (a day). */
-export const MAX_TIME_BOX_MINUTES = 24 * 60;
 
 /** An instructor's workshop, read from a workshop file. */
 export interface IWorkshop {
@@ -64,10 +55,13 @@ export function isWorkshopPath(path: string): boolean {
 }
 
 /**
- * Read a workshop file; throws `WorkshopFormatError` naming the file (`path`)
- * and the offending field.
+ * Read a workshop file; rejects with `WorkshopFormatError` naming the file
+ * (`path`) and the offending field.
  */
-export function parseWorkshop(text: string, path: string): IWorkshop {
+export async function parseWorkshop(
+  text: string,
+  path: string
+): Promise<IWorkshop> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -78,12 +72,13 @@ export function parseWorkshop(text: string, path: string): IWorkshop {
       `not valid JSON (${(error as Error).message})`
     );
   }
-  // The JSON Schema decides what a valid workshop is; its first error becomes one sentence.
-  if (!Private.validate(parsed)) {
-    const [field, problem] = Private.explain(parsed, Private.validate.errors);
-    throw new WorkshopFormatError(path, field, problem);
+  // The validator (Ajv and the schema) loads on first use, not with the page.
+  const { checkWorkshop } = await import('./schema');
+  const problem = checkWorkshop(parsed);
+  if (problem) {
+    throw new WorkshopFormatError(path, problem.field, problem.problem);
   }
-  const record = parsed as unknown as Private.IWorkshopJSON;
+  const record = parsed as IWorkshopJSON;
   return {
     title: record.title.trim(),
     description: record.description ?? null,
@@ -96,93 +91,4 @@ export function parseWorkshop(text: string, path: string): IWorkshop {
         ? null
         : record.casebook.replace(/^\/+|\/+$/g, '')
   };
-}
-
-/** Private helpers of the workshop format. */
-namespace Private {
-  /** A workshop file as the schema describes it. */
-  export interface IWorkshopJSON {
-    title: string;
-    description?: string | null;
-    cases: string[];
-    revealPolicy: RevealPolicy;
-    timeBoxMinutes?: number | null;
-    casebook?: string | null;
-  }
-
-  /** The schema, compiled once (Ajv is also JupyterLab's own settings validator). */
-  export const validate = new Ajv().compile<IWorkshopJSON>(SCHEMA);
-
-  /**
-   * The field and the problem, in words, of the first error Ajv reports.
-   */
-  export function explain(
-    value: unknown,
-    errors: ErrorObject[] | null | undefined
-  ): [string, string] {
-    const error = errors?.[0];
-    const record = value as Record<string, unknown>;
-    if (!error || error.instancePath === '') {
-      if (error?.keyword === 'additionalProperties') {
-        const key = String(error.params.additionalProperty);
-        const fields = Object.keys(SCHEMA.properties).filter(
-          f => f !== '$schema'
-        );
-        return [key, `unknown field; a workshop has ${fields.join(', ')}`];
-      }
-      if (error?.keyword === 'required') {
-        const key = String(error.params.missingProperty);
-        return [key, fieldProblem(key, undefined)];
-      }
-      return ['(file)', `expected a JSON object, got ${describe(value)}`];
-    }
-    const [, key, item] = error.instancePath.split('/');
-    if (key === 'cases' && item !== undefined) {
-      const name = (record.cases as unknown[])[Number(item)];
-      return [
-        `cases[${item}]`,
-        typeof name === 'string'
-          ? `the case name ${JSON.stringify(name)} ${nameProblem(name) ?? 'is not a case name'}`
-          : `expected a case name, got ${describe(name)}`
-      ];
-    }
-    if (key === 'cases' && error.keyword === 'uniqueItems') {
-      const { i, j } = error.params as { i: number; j: number };
-      const [first, again] = [Math.min(i, j), Math.max(i, j)];
-      return [
-        `cases[${again}]`,
-        `${JSON.stringify((record.cases as unknown[])[again])} is already listed as cases[${first}]`
-      ];
-    }
-    return [key, fieldProblem(key, record[key], error.keyword)];
-  }
-
-  /**
-   * What a field must be, and what it was.
-   */
-  function fieldProblem(key: string, value: unknown, keyword = ''): string {
-    const got = `got ${describe(value)}`;
-    switch (key) {
-      case 'title':
-        return `expected a non-empty string, ${got}`;
-      case 'description':
-        return `expected a string, ${got}`;
-      case 'cases':
-        return keyword === 'minItems'
-          ? 'expected at least one case name, got an empty array'
-          : `expected an array of case names, ${got}`;
-      case 'revealPolicy':
-        return `expected one of ${REVEAL_POLICIES.join(', ')}, ${got}`;
-      case 'timeBoxMinutes':
-        return `expected a number of minutes above 0 and at most ${MAX_TIME_BOX_MINUTES}, ${got}`;
-      case 'casebook':
-        return typeof value !== 'string'
-          ? `expected a folder path from the server root, ${got}`
-          : value.split('/').includes('..')
-            ? `a ".." segment is not allowed, ${got}`
-            : `expected a folder path with "/", ${got}`;
-      default:
-        return `does not match the workshop schema (${keyword}), ${got}`;
-    }
-  }
 }
