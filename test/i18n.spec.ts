@@ -267,6 +267,26 @@ const EXPLANATIONS: Array<[ExplanationLine, string]> = [
     { code: 'at-crash', name: 'DF', value: Y, step: 2, cell: C1 },
     '`DF` at the crash: DATAFRAME (10, 1) columns A (last changed at step 2, cell 1 [ ]).'
   ],
+  [
+    {
+      code: 'at-crash',
+      name: 'M',
+      value: { type: 'SK.MODEL', fitted: false },
+      step: 2,
+      cell: C1
+    },
+    '`M` at the crash: SK.MODEL not fitted (last changed at step 2, cell 1 [ ]).'
+  ],
+  [
+    {
+      code: 'at-crash',
+      name: 'NP',
+      value: { type: 'module', name: 'NUMPY' },
+      step: 1,
+      cell: C1
+    },
+    '`NP` at the crash: module NUMPY (last changed at step 1, cell 1 [ ]).'
+  ],
   [{ code: 'never-set', name: 'DF' }, '`DF` was never set before the crash.']
 ];
 

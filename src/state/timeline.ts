@@ -462,10 +462,10 @@ namespace Private {
     return Array.isArray(s.columns)
       ? __(
           '%1 columns %2',
-          describeSummary(s),
+          describeSummary(s, __),
           (s.columns as string[]).join(', ')
         )
-      : describeSummary(s);
+      : describeSummary(s, __);
   }
 
   /**

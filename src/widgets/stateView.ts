@@ -197,7 +197,9 @@ export class StateView extends Widget {
               : c.change === 'mutated'
                 ? '~'
                 : '−';
-        const summary = c.summary ? describeSummary(c.summary) : '';
+        const summary = c.summary
+          ? describeSummary(c.summary, trans.__.bind(trans))
+          : '';
         const columns = Array.isArray(c.summary?.columns)
           ? trans.__(
               ', columns %1',
