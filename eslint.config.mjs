@@ -170,6 +170,7 @@ export default defineConfig([
   {
     files: [
       'src/authoring/**/*.ts',
+      'src/i18n.ts',
       'src/casebook/**/*.ts',
       'src/replay/**/*.ts',
       'src/verify/**/*.ts',

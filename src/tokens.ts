@@ -5,7 +5,7 @@ import { Token } from '@lumino/coreutils';
 import type { ISignal } from '@lumino/signaling';
 
 import type { ICase, ICasebook } from './casebook/types';
-import type { ICaseProgress } from './progress/types';
+import type { CaseStatus, ICaseProgress } from './progress/types';
 import type {
   DiagnosisQuestion,
   IPredictionAnswers
@@ -39,8 +39,8 @@ export const ICasebookManager = new Token<ICasebookManager>(
   'The casebook the JunoBench practice room works on.'
 );
 
-/** The status of a case for the learner. */
-export type CaseStatus = 'not-started' | 'crashed' | 'attempted' | 'solved';
+/** The status of a case for the learner (defined with the progress types, which do not import tokens). */
+export type { CaseStatus } from './progress/types';
 
 /**
  * Provides the status badge of each case (wired up by the repair loop).

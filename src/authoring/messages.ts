@@ -3,8 +3,8 @@
  * default, `trans.__` in JupyterLab). Pure logic.
  */
 
-import { cellName, english } from '../repair/findings';
-import type { Translate } from '../repair/findings';
+import { cellName, english } from '../i18n';
+import type { Translate } from '../i18n';
 import type { RecordNote, RecordProblem } from './record';
 import type { CaseNameProblem } from './spec';
 
@@ -15,7 +15,8 @@ export function describeNote(
   note: RecordNote,
   __: Translate = english
 ): string {
-  const name = (cellIndex: number, count: number) => cellName(cellIndex, count);
+  const name = (cellIndex: number, count: number) =>
+    cellName(cellIndex, count, __);
   switch (note.code) {
     case 'history-unmatched':
       return __(
@@ -68,8 +69,8 @@ export function describeRecordProblem(
       );
     case 'crash-not-in-history':
       return __(
-        'Cell %1 shows the crash, but the kernel did not run it in this session (was it restarted?): run the notebook again until it crashes.',
-        problem.cellIndex + 1
+        '%1 shows the crash, but the kernel did not run it in this session (was it restarted?): run the notebook again until it crashes.',
+        cellName(problem.cellIndex, problem.count, __)
       );
   }
 }

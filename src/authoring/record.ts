@@ -64,7 +64,7 @@ export type RecordNote =
 /** Why no case can be recorded from a notebook, as a code with parameters. */
 export type RecordProblem =
   | { code: 'no-crash' }
-  | { code: 'crash-not-in-history'; cellIndex: number }
+  | { code: 'crash-not-in-history'; cellIndex: number; count: number | null }
   | { code: 'empty-history' };
 
 /** A recorded order, ready to be saved as a case's reproduced notebook. */
@@ -112,7 +112,11 @@ export function recordFromHistory(
   if (crashAt < 0) {
     return {
       ok: false,
-      problem: { code: 'crash-not-in-history', cellIndex: crash }
+      problem: {
+        code: 'crash-not-in-history',
+        cellIndex: crash,
+        count: Private.countOf(nb, crash)
+      }
     };
   }
   const after = runs.slice(crashAt + 1).map(run => run.count);
@@ -197,6 +201,12 @@ export function fixedNotebook(nb: INotebookJSON): INotebookJSON {
  * Non-exported helpers.
  */
 namespace Private {
+  /** The prompt number a cell shows, or null. */
+  export function countOf(nb: INotebookJSON, cellIndex: number): number | null {
+    const count = nb.cells[cellIndex]?.execution_count;
+    return typeof count === 'number' ? count : null;
+  }
+
   /** One matched input of the history: its count and the cell that ran it. */
   export interface IRun {
     count: number;

@@ -2,9 +2,10 @@
  * A casebook source over the Jupyter Contents API.
  */
 
+import { PathExt } from '@jupyterlab/coreutils';
 import type { Contents } from '@jupyterlab/services';
 
-import { basename, joinSafe } from './paths';
+import { joinSafe } from './paths';
 import type { ICasebookSource, ISourceEntry } from './types';
 
 /**
@@ -19,7 +20,7 @@ export class ContentsCasebookSource implements ICasebookSource {
     this._contents = options.contents;
     this._root = options.root;
     this._fetchTree = options.fetchTree ?? null;
-    this.rootName = options.rootName ?? (basename(options.root) || '/');
+    this.rootName = options.rootName ?? (PathExt.basename(options.root) || '/');
   }
 
   /** A display name for the casebook root. */

@@ -4,6 +4,7 @@
 
 import { nameProblem } from './paths';
 import { parseTracebackCell } from './traceback';
+import { casebookProblem } from './messages';
 import type { ICasebookProblem, IDataset, IDescriptorRow } from './types';
 import { headerIndex, readWorkbook } from './workbook';
 import type { ITextSheet } from './workbook';
@@ -68,11 +69,15 @@ export async function parseDescriptor(
     return {
       rows: [],
       problems: [
-        {
-          file,
-          message: `${file} has no header row (expected columns ${REQUIRED_DESCRIPTOR_COLUMNS.join(', ')}).`,
-          severity: 'error'
-        }
+        casebookProblem(
+          {
+            code: 'no-header',
+            file,
+            columns: [...REQUIRED_DESCRIPTOR_COLUMNS]
+          },
+          'error',
+          { file }
+        )
       ]
     };
   }
@@ -121,11 +126,16 @@ namespace Private {
       return {
         rows: [],
         problems: [
-          {
-            file,
-            message: `${file} (sheet "${sheet.name}") is missing the required column(s) ${missing.join(', ')}; no case was read from it.`,
-            severity: 'error'
-          }
+          casebookProblem(
+            {
+              code: 'missing-columns',
+              file,
+              sheet: sheet.name,
+              columns: missing
+            },
+            'error',
+            { file }
+          )
         ]
       };
     }
@@ -138,18 +148,22 @@ namespace Private {
           !DATASET_COLUMN.test(title.toLowerCase())
       );
     if (unknown.length > 0) {
-      problems.push({
-        file,
-        message: `${file} has unknown column(s) ${unknown.join(', ')}; they were ignored.`,
-        severity: 'warning'
-      });
+      problems.push(
+        casebookProblem(
+          { code: 'unknown-columns', file, columns: unknown },
+          'warning',
+          { file }
+        )
+      );
     }
     if (duplicates.length > 0) {
-      problems.push({
-        file,
-        message: `${file} repeats the column(s) ${duplicates.join(', ')}; the first of each was used.`,
-        severity: 'warning'
-      });
+      problems.push(
+        casebookProblem(
+          { code: 'repeated-columns', file, columns: duplicates },
+          'warning',
+          { file }
+        )
+      );
     }
 
     const datasetIndices = [...columns.keys()]
@@ -170,11 +184,13 @@ namespace Private {
       const name = get('nb_name');
       if (name === '') {
         if (cells.some(cell => cell !== '')) {
-          problems.push({
-            file,
-            message: `${file} row ${rowNumber} has no nb_name; the row was skipped.`,
-            severity: 'error'
-          });
+          problems.push(
+            casebookProblem(
+              { code: 'row-without-name', file, row: rowNumber },
+              'error',
+              { file }
+            )
+          );
         }
         continue;
       }
@@ -182,34 +198,55 @@ namespace Private {
       if (unsafe !== null) {
         // The name would become a folder path: refuse the row rather than
         // guess what was meant.
-        problems.push({
-          file,
-          case: name,
-          message: `${file} row ${rowNumber}: case name ${JSON.stringify(name)} is unsafe: it ${unsafe} (only letters, digits, "_", "." and "-" are allowed, and no ".."); the row was skipped.`,
-          severity: 'error'
-        });
+        problems.push(
+          casebookProblem(
+            {
+              code: 'unsafe-case-name',
+              file,
+              row: rowNumber,
+              name,
+              why: unsafe
+            },
+            'error',
+            { file, case: name }
+          )
+        );
         continue;
       }
       const firstRow = seen.get(name);
       if (firstRow !== undefined) {
-        problems.push({
-          file,
-          case: name,
-          message: `${file} row ${rowNumber}: case name "${name}" repeats row ${firstRow}; row ${rowNumber} was skipped.`,
-          severity: 'error'
-        });
+        problems.push(
+          casebookProblem(
+            {
+              code: 'repeated-case',
+              file,
+              row: rowNumber,
+              name,
+              first: firstRow
+            },
+            'error',
+            { file, case: name }
+          )
+        );
         continue;
       }
       seen.set(name, rowNumber);
 
       const traceback = parseTracebackCell(get('traceback'));
       if (traceback.warning) {
-        problems.push({
-          file,
-          case: name,
-          message: `${file} row ${rowNumber} (${name}): ${traceback.warning}.`,
-          severity: 'warning'
-        });
+        problems.push(
+          casebookProblem(
+            {
+              code: 'traceback-warning',
+              file,
+              row: rowNumber,
+              name,
+              warning: traceback.warning
+            },
+            'warning',
+            { file, case: name }
+          )
+        );
       }
       rows.push({
         name,

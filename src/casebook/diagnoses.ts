@@ -3,6 +3,7 @@
  */
 
 import { nameProblem } from './paths';
+import { casebookProblem } from './messages';
 import type { ICasebookProblem } from './types';
 import { headerIndex, readWorkbook } from './workbook';
 
@@ -41,22 +42,22 @@ export async function parseDiagnoses(
         hasInstance(candidate.rows)
     ) ?? read.sheets.find(candidate => hasInstance(candidate.rows));
   if (!sheet) {
-    problems.push({
-      file,
-      message: `${file} has no sheet with an "instance" column; no diagnosis was read.`,
-      severity: 'error'
-    });
+    problems.push(
+      casebookProblem({ code: 'no-instance-sheet', file }, 'error', { file })
+    );
     return { byCase, problems };
   }
   const { columns } = headerIndex(sheet.rows[0]);
   const instanceAt = columns.get('instance') as number;
   const diagnosisAt = columns.get('diagnosis');
   if (diagnosisAt === undefined) {
-    problems.push({
-      file,
-      message: `${file} (sheet "${sheet.name}") has no "diagnosis" column; no diagnosis was read.`,
-      severity: 'error'
-    });
+    problems.push(
+      casebookProblem(
+        { code: 'no-diagnosis-column', file, sheet: sheet.name },
+        'error',
+        { file }
+      )
+    );
     return { byCase, problems };
   }
   const firstRow = new Map<string, number>();
@@ -72,22 +73,36 @@ export async function parseDiagnoses(
     if (unsafe !== null) {
       // No case can have this name (the descriptor refuses it), so the
       // diagnosis could never be shown; say so instead of keeping it.
-      problems.push({
-        file,
-        case: name,
-        message: `${file} row ${index + 1}: instance ${JSON.stringify(instance)} is not a usable case name: it ${unsafe}; the row was ignored.`,
-        severity: 'warning'
-      });
+      problems.push(
+        casebookProblem(
+          {
+            code: 'unusable-instance',
+            file,
+            row: index + 1,
+            instance,
+            why: unsafe
+          },
+          'warning',
+          { file, case: name }
+        )
+      );
       continue;
     }
     const first = firstRow.get(name);
     if (first !== undefined) {
-      problems.push({
-        file,
-        case: name,
-        message: `${file} row ${index + 1}: a second diagnosis for "${name}" (first at row ${first}) was ignored.`,
-        severity: 'warning'
-      });
+      problems.push(
+        casebookProblem(
+          {
+            code: 'second-diagnosis',
+            file,
+            row: index + 1,
+            name,
+            first
+          },
+          'warning',
+          { file, case: name }
+        )
+      );
       continue;
     }
     firstRow.set(name, index + 1);

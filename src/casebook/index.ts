@@ -13,4 +13,5 @@ export * from './loader';
 export * from './notebook';
 export * from './filter';
 export * from './runnable';
+export * from './messages';
 export * from './contentsSource';

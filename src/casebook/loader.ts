@@ -6,9 +6,11 @@
 import { DESCRIPTOR_FILE, parseDescriptor } from './descriptor';
 import { DIAGNOSES_FILE, parseDiagnoses } from './diagnoses';
 import { libraryOf } from './library';
-import { MAX_NOTEBOOK_BYTES, sizeProblem } from './notebook';
+import { casebookProblem, renderCaseMarker } from './messages';
+import { MAX_NOTEBOOK_BYTES } from './notebook';
 import { isSafeName, joinSafe } from './paths';
 import type {
+  CaseMarker,
   ICase,
   ICasebook,
   ICasebookProblem,
@@ -22,28 +24,37 @@ import type {
 export const BENCHMARK_FOLDER = 'benchmark';
 
 /** Case marker for a descriptor row without a case folder. */
-export const MARKER_FOLDER_NOT_FOUND = 'case folder not found';
+export const MARKER_FOLDER_NOT_FOUND = renderCaseMarker({
+  code: 'folder-not-found'
+});
 
 /** Case marker for a case folder without a descriptor row (such a case has empty labels and row 0). */
-export const MARKER_NOT_IN_DESCRIPTOR = 'not in the descriptor';
+export const MARKER_NOT_IN_DESCRIPTOR = renderCaseMarker({
+  code: 'not-in-descriptor'
+});
 
 /** Case marker for a folder without `<case>_reproduced.ipynb`. */
-export const MARKER_NO_REPRODUCED = 'missing reproduced notebook';
+export const MARKER_NO_REPRODUCED = renderCaseMarker({
+  code: 'no-reproduced'
+});
 
 /** Case marker for a folder without `<case>_fixed.ipynb`. */
-export const MARKER_NO_FIXED = 'missing fixed notebook';
+export const MARKER_NO_FIXED = renderCaseMarker({ code: 'no-fixed' });
 
 /** Case marker for a folder without `README.md`. */
-export const MARKER_NO_README = 'missing README.md';
+export const MARKER_NO_README = renderCaseMarker({ code: 'no-readme' });
 
 /** Case marker for a folder with no input data files. */
-export const MARKER_NO_DATA = 'no data files';
+export const MARKER_NO_DATA = renderCaseMarker({ code: 'no-data' });
 
 /** The file whose presence makes a case a draft: it did not verify; the file says why. */
 export const DRAFT_FILE = 'DRAFT.md';
 
 /** Case marker for a draft case (a `DRAFT.md` in its folder: it did not verify, so it does not count yet). */
-export const MARKER_DRAFT = `draft: not verified (see ${DRAFT_FILE})`;
+export const MARKER_DRAFT = renderCaseMarker({
+  code: 'draft',
+  file: DRAFT_FILE
+});
 
 /**
  * Load a casebook through `source`: never throws for bad content (problems are
@@ -133,7 +144,7 @@ namespace Private {
    */
   interface IScan {
     files: ICaseFiles;
-    markers: string[];
+    markers: CaseMarker[];
   }
 
   /**
@@ -157,11 +168,13 @@ namespace Private {
     async load(): Promise<IResult> {
       const rootEntries = await this.list('', DESCRIPTOR_FILE);
       if (rootEntries === null) {
-        this.problems.push({
-          file: '',
-          message: `The casebook folder ${this.displayRoot()} was not found.`,
-          severity: 'error'
-        });
+        this.problems.push(
+          casebookProblem(
+            { code: 'root-not-found', root: this.displayRoot() },
+            'error',
+            { file: '' }
+          )
+        );
         return { cases: [], problems: this.problems, hasDiagnoses: false };
       }
       const rows = await this.readDescriptor(rootEntries);
@@ -186,21 +199,25 @@ namespace Private {
         this.settings.concurrency,
         name =>
           this.makeCase(emptyRow(name), folders.get(name) ?? null, diagnoses, [
-            MARKER_NOT_IN_DESCRIPTOR
+            { code: 'not-in-descriptor' }
           ])
       );
       if (diagnoses) {
         const known = new Set([...described, ...orphanNames]);
         const strays = [...diagnoses.keys()].filter(name => !known.has(name));
         if (strays.length > 0) {
-          const shown = strays.slice(0, 10).join(', ');
-          const more =
-            strays.length > 10 ? ` and ${strays.length - 10} more` : '';
-          this.problems.push({
-            file: DIAGNOSES_FILE,
-            message: `${DIAGNOSES_FILE} has diagnoses for case(s) that are not in the casebook: ${shown}${more}.`,
-            severity: 'warning'
-          });
+          this.problems.push(
+            casebookProblem(
+              {
+                code: 'stray-diagnoses',
+                file: DIAGNOSES_FILE,
+                names: strays.slice(0, 10),
+                more: Math.max(0, strays.length - 10)
+              },
+              'warning',
+              { file: DIAGNOSES_FILE }
+            )
+          );
         }
       }
       return {
@@ -217,11 +234,17 @@ namespace Private {
       rootEntries: ISourceEntry[]
     ): Promise<IDescriptorRow[]> {
       if (!hasFile(rootEntries, DESCRIPTOR_FILE)) {
-        this.problems.push({
-          file: DESCRIPTOR_FILE,
-          message: `No ${DESCRIPTOR_FILE} in ${this.displayRoot()}; only the case folders found are listed.`,
-          severity: 'error'
-        });
+        this.problems.push(
+          casebookProblem(
+            {
+              code: 'no-descriptor',
+              file: DESCRIPTOR_FILE,
+              root: this.displayRoot()
+            },
+            'error',
+            { file: DESCRIPTOR_FILE }
+          )
+        );
         return [];
       }
       const bytes = await this.readWorkbookFile(rootEntries, DESCRIPTOR_FILE);
@@ -263,7 +286,7 @@ namespace Private {
       rows: IDescriptorRow[]
     ): Promise<IFolders> {
       const folders = new Map<string, string>();
-      const refused = new Map<string, string>();
+      const refused = new Map<string, CaseMarker>();
       const benchmark = findEntry(rootEntries, BENCHMARK_FOLDER, 'directory');
       if (benchmark && !this.isRefused(benchmark, BENCHMARK_FOLDER)) {
         const entries = await this.list(BENCHMARK_FOLDER, BENCHMARK_FOLDER);
@@ -272,11 +295,16 @@ namespace Private {
             continue;
           }
           if (!isSafeName(entry.name)) {
-            this.problems.push({
-              file: `${BENCHMARK_FOLDER}/`,
-              message: `The folder ${JSON.stringify(`${BENCHMARK_FOLDER}/${entry.name}`)} has an unsafe name and was skipped.`,
-              severity: 'warning'
-            });
+            this.problems.push(
+              casebookProblem(
+                {
+                  code: 'unsafe-folder',
+                  path: `${BENCHMARK_FOLDER}/${entry.name}`
+                },
+                'warning',
+                { file: `${BENCHMARK_FOLDER}/` }
+              )
+            );
             continue;
           }
           const folder = `${BENCHMARK_FOLDER}/${entry.name}`;
@@ -318,12 +346,13 @@ namespace Private {
       if (entry.refused === undefined) {
         return false;
       }
-      this.problems.push({
-        file: path,
-        ...(name === undefined ? {} : { case: name }),
-        message: `${refusal(path, entry.refused)}.`,
-        severity: 'error'
-      });
+      this.problems.push(
+        casebookProblem(
+          { code: 'refused', path, reason: entry.refused },
+          'error',
+          { file: path, case: name }
+        )
+      );
       return true;
     }
 
@@ -350,13 +379,19 @@ namespace Private {
           size = undefined;
         }
       }
-      const tooBig = sizeProblem(size, this.settings.maxFileBytes);
-      if (tooBig !== null) {
-        this.problems.push({
-          file,
-          message: `${file} ${tooBig}; it was not read.`,
-          severity: 'error'
-        });
+      if (Private.isTooBig(size, this.settings.maxFileBytes)) {
+        this.problems.push(
+          casebookProblem(
+            {
+              code: 'file-too-big',
+              file,
+              size,
+              max: this.settings.maxFileBytes
+            },
+            'error',
+            { file }
+          )
+        );
         return null;
       }
       return this.readBinary(file);
@@ -369,14 +404,14 @@ namespace Private {
       row: IDescriptorRow,
       folder: string | null,
       diagnoses: Map<string, string> | null,
-      markers: string[],
-      refused?: string
+      markers: CaseMarker[],
+      refused?: CaseMarker
     ): Promise<ICase> {
       const scan: IScan =
         refused !== undefined
           ? { files: noFiles(), markers: [refused] }
           : folder === null
-            ? { files: noFiles(), markers: [MARKER_FOLDER_NOT_FOUND] }
+            ? { files: noFiles(), markers: [{ code: 'folder-not-found' }] }
             : await this.scan(row.name, folder);
       const library = libraryOf(row.name);
       return {
@@ -386,7 +421,8 @@ namespace Private {
           library === 'NBspecific' || /nb[\s_-]*specific/i.test(row.rootCause),
         diagnosis: diagnoses?.get(row.name) ?? null,
         files: scan.files,
-        problems: [...markers, ...scan.markers]
+        problems: [...markers, ...scan.markers].map(m => renderCaseMarker(m)),
+        markers: [...markers, ...scan.markers]
       };
     }
 
@@ -395,7 +431,7 @@ namespace Private {
      */
     private async scan(name: string, folder: string): Promise<IScan> {
       const files: ICaseFiles = { ...noFiles(), folder };
-      const markers: string[] = [];
+      const markers: CaseMarker[] = [];
       const { maxDepth, maxEntries } = this.settings;
       let tooDeep = false;
       let tooMany = false;
@@ -413,13 +449,17 @@ namespace Private {
           try {
             entries = await this.source.list(joinSafe(this.rootPath, dir));
           } catch (error) {
-            markers.push(`could not list ${dir}: ${reason(error)}`);
+            markers.push({
+              code: 'unlisted',
+              path: dir,
+              reason: reason(error)
+            });
             unlisted ||= depth === 0;
             continue;
           }
           if (entries === null) {
             if (depth === 0) {
-              markers.push(MARKER_FOLDER_NOT_FOUND);
+              markers.push({ code: 'folder-not-found' });
               unlisted = true;
             }
             continue;
@@ -431,12 +471,13 @@ namespace Private {
               continue;
             }
             if (!isEntryName(entry.name)) {
-              this.problems.push({
-                file: dir,
-                case: name,
-                message: `The entry ${JSON.stringify(entry.name)} in ${dir} has an unsafe name and was skipped.`,
-                severity: 'warning'
-              });
+              this.problems.push(
+                casebookProblem(
+                  { code: 'unsafe-entry', name: entry.name, dir },
+                  'warning',
+                  { file: dir, case: name }
+                )
+              );
               continue;
             }
             const path = `${dir}/${entry.name}`;
@@ -457,21 +498,18 @@ namespace Private {
               continue;
             }
             if (depth === 0 && entry.name === DRAFT_FILE) {
-              markers.push(MARKER_DRAFT);
+              markers.push({ code: 'draft', file: DRAFT_FILE });
               continue;
             }
             const kind = depth === 0 ? classify(name, entry.name) : null;
             if (kind !== null) {
-              const tooBig =
-                kind === 'readme'
-                  ? null
-                  : sizeProblem(entry.size, this.settings.maxFileBytes);
-              if (tooBig === null) {
+              const max = this.settings.maxFileBytes;
+              if (kind === 'readme' || !Private.isTooBig(entry.size, max)) {
                 files[kind] = true;
               } else {
                 // Present, but never to be opened: say why instead of "missing".
                 withheld.add(kind);
-                markers.push(`${path} ${tooBig}; it will not be opened`);
+                markers.push({ code: 'too-big', path, size: entry.size, max });
               }
               continue;
             }
@@ -489,25 +527,23 @@ namespace Private {
       }
       if (!unlisted) {
         if (!files.reproduced && !withheld.has('reproduced')) {
-          markers.push(MARKER_NO_REPRODUCED);
+          markers.push({ code: 'no-reproduced' });
         }
         if (!files.fixed && !withheld.has('fixed')) {
-          markers.push(MARKER_NO_FIXED);
+          markers.push({ code: 'no-fixed' });
         }
         if (!files.readme && !withheld.has('readme')) {
-          markers.push(MARKER_NO_README);
+          markers.push({ code: 'no-readme' });
         }
         if (files.data.length === 0) {
-          markers.push(MARKER_NO_DATA);
+          markers.push({ code: 'no-data' });
         }
       }
       if (tooMany) {
-        markers.push(
-          `more than ${maxEntries} data files; only the first ${maxEntries} are listed`
-        );
+        markers.push({ code: 'too-many-files', max: maxEntries });
       }
       if (tooDeep) {
-        markers.push(`folders deeper than ${maxDepth} levels were not listed`);
+        markers.push({ code: 'too-deep', max: maxDepth });
       }
       return { files, markers };
     }
@@ -522,11 +558,17 @@ namespace Private {
       try {
         return await this.source.list(joinSafe(this.rootPath, path));
       } catch (error) {
-        this.problems.push({
-          file,
-          message: `Could not list ${path || this.displayRoot()}: ${reason(error)}.`,
-          severity: 'error'
-        });
+        this.problems.push(
+          casebookProblem(
+            {
+              code: 'unlisted',
+              path: path || this.displayRoot(),
+              reason: reason(error)
+            },
+            'error',
+            { file }
+          )
+        );
         return null;
       }
     }
@@ -538,11 +580,13 @@ namespace Private {
       try {
         return await this.source.readBinary(joinSafe(this.rootPath, path));
       } catch (error) {
-        this.problems.push({
-          file: path,
-          message: `Could not read ${path}: ${reason(error)}.`,
-          severity: 'error'
-        });
+        this.problems.push(
+          casebookProblem(
+            { code: 'unreadable', path, reason: reason(error) },
+            'error',
+            { file: path }
+          )
+        );
         return null;
       }
     }
@@ -562,7 +606,7 @@ namespace Private {
    */
   interface IFolders {
     folders: Map<string, string>;
-    refused: Map<string, string>;
+    refused: Map<string, CaseMarker>;
   }
 
   /**
@@ -587,10 +631,20 @@ namespace Private {
   }
 
   /**
-   * The marker and message for an entry the source refused.
+   * The marker for an entry the source refused.
    */
-  function refusal(path: string, reason: string): string {
-    return `${path} was refused: ${reason}`;
+  function refusal(path: string, reason: string): CaseMarker {
+    return { code: 'refused', path, reason };
+  }
+
+  /**
+   * Whether a size (when known) is over the limit.
+   */
+  export function isTooBig(
+    size: number | null | undefined,
+    max: number
+  ): size is number {
+    return typeof size === 'number' && size > max;
   }
 
   /**

@@ -1,5 +1,7 @@
 /**
- * Pure POSIX path helpers for casebook-relative paths.
+ * Safety rules for casebook-relative paths: which names are safe, and a join
+ * that never leaves its root (plain joins, dirnames and relative paths come
+ * from `PathExt` in @jupyterlab/coreutils, or `path.posix` in the CLI).
  *
  * Casebook paths always use `/`; '' is the casebook root. Nothing here touches
  * a file system, so the same rules hold in the browser and in Node.
@@ -85,83 +87,6 @@ export function joinSafe(root: string, ...parts: string[]): string {
 }
 
 /**
- * Lexically normalise a POSIX path: collapse `//` and `.`, resolve `..` where
- * possible; '' for an empty relative path.
- */
-export function normalize(path: string): string {
-  const absolute = path.startsWith('/');
-  const out: string[] = [];
-  for (const segment of path.split('/')) {
-    if (segment === '' || segment === '.') {
-      continue;
-    }
-    if (segment === '..') {
-      if (out.length > 0 && out[out.length - 1] !== '..') {
-        out.pop();
-      } else if (!absolute) {
-        out.push('..');
-      }
-      continue;
-    }
-    out.push(segment);
-  }
-  const body = out.join('/');
-  return absolute ? `/${body}` : body;
-}
-
-/**
- * The parent of a POSIX path: '' for a single relative segment, '/' for a
- * top-level absolute path.
- */
-export function dirname(path: string): string {
-  const trimmed = Private.trimTrailingSlashes(path);
-  if (trimmed === '') {
-    return path.startsWith('/') ? '/' : '';
-  }
-  const index = trimmed.lastIndexOf('/');
-  if (index < 0) {
-    return '';
-  }
-  if (index === 0) {
-    return '/';
-  }
-  return Private.trimTrailingSlashes(trimmed.slice(0, index)) || '/';
-}
-
-/**
- * The last segment of a POSIX path, ignoring trailing slashes.
- */
-export function basename(path: string): string {
-  const trimmed = Private.trimTrailingSlashes(path);
-  return trimmed.slice(trimmed.lastIndexOf('/') + 1);
-}
-
-/**
- * The relative POSIX path that leads from folder `from` to `to` (both relative
- * to the same base, or both absolute); '' when they are the same.
- */
-export function relative(from: string, to: string): string {
-  if (from.startsWith('/') !== to.startsWith('/')) {
-    throw new Error(
-      `Cannot relate an absolute and a relative path ("${from}", "${to}").`
-    );
-  }
-  const a = Private.segments(normalize(from));
-  const b = Private.segments(normalize(to));
-  if (a.includes('..')) {
-    throw new Error(
-      `Cannot compute a path from "${from}": it climbs above its base.`
-    );
-  }
-  let common = 0;
-  while (common < a.length && common < b.length && a[common] === b[common]) {
-    common++;
-  }
-  const ups = a.slice(common).map(() => '..');
-  return [...ups, ...b.slice(common)].join('/');
-}
-
-/**
  * Non-exported helpers.
  */
 namespace Private {
@@ -204,13 +129,6 @@ namespace Private {
       end--;
     }
     return path.slice(0, end);
-  }
-
-  /**
-   * The non-empty segments of a normalised path.
-   */
-  export function segments(path: string): string[] {
-    return path.split('/').filter(segment => segment !== '');
   }
 
   /**

@@ -1,9 +1,10 @@
 /**
  * Recorded tracebacks: a small parser for the Python list literal the descriptor
- * stores them as, and ANSI escape removal.
+ * stores them as, with ANSI escapes removed (`stripAnsi` from src/replay).
  *
  * The literal is parsed, never evaluated.
  */
+import { stripAnsi } from '../replay/ansi';
 
 /** The outcome of parsing a Python list of string literals. */
 export type PythonListParse =
@@ -30,14 +31,6 @@ export interface ITracebackParse {
   lines: string[];
   /** Why the cell was not read as a complete list literal, when it was not. */
   warning?: string;
-}
-
-/**
- * Remove ANSI escape sequences (CSI such as colours, OSC such as hyperlinks, and
- * two-character escapes) from a string.
- */
-export function stripAnsi(text: string): string {
-  return text.replace(Private.ANSI, '');
 }
 
 /**
@@ -82,14 +75,6 @@ export function parseTracebackCell(cell: string): ITracebackParse {
  * Non-exported helpers.
  */
 namespace Private {
-  /**
-   * ANSI escape sequences: CSI (ESC [ or the C1 byte), OSC up to BEL or ST, and
-   * the remaining two-character escapes.
-   */
-  export const ANSI =
-    // eslint-disable-next-line no-control-regex
-    /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]/g;
-
   /**
    * Split text into lines on any newline convention, dropping trailing empty lines.
    */

@@ -83,9 +83,87 @@ export interface ICase extends IDescriptorRow {
   diagnosis: string | null;
   /** Which files are present. */
   files: ICaseFiles;
-  /** Human-readable markers of what is missing or wrong with this case (empty when complete). */
+  /** Human-readable markers of what is missing or wrong with this case, in English (empty when complete). */
   problems: string[];
+  /** The same markers as codes with parameters (`renderCaseMarker`), for translated views. */
+  markers: CaseMarker[];
 }
+
+/** Why a case is incomplete. */
+export type CaseMarker =
+  | { code: 'folder-not-found' }
+  | { code: 'not-in-descriptor' }
+  | { code: 'no-reproduced' }
+  | { code: 'no-fixed' }
+  | { code: 'no-readme' }
+  | { code: 'no-data' }
+  /** A draft written by authoring that did not verify yet (see its DRAFT.md). */
+  | { code: 'draft'; file: string }
+  | { code: 'unlisted'; path: string; reason: string }
+  | { code: 'refused'; path: string; reason: string }
+  | { code: 'too-big'; path: string; size: number; max: number }
+  | { code: 'too-many-files'; max: number }
+  | { code: 'too-deep'; max: number };
+
+/** What is wrong with a casebook's files. */
+export type CasebookMessage =
+  | { code: 'root-not-found'; root: string }
+  | { code: 'no-descriptor'; file: string; root: string }
+  | { code: 'stray-diagnoses'; file: string; names: string[]; more: number }
+  | { code: 'unsafe-folder'; path: string }
+  | { code: 'unsafe-entry'; name: string; dir: string }
+  | { code: 'refused'; path: string; reason: string }
+  | { code: 'file-too-big'; file: string; size: number; max: number }
+  | { code: 'unlisted'; path: string; reason: string }
+  | { code: 'unreadable'; path: string; reason: string }
+  | { code: 'not-xlsx'; file: string; reason: string }
+  | { code: 'no-header'; file: string; columns: string[] }
+  | {
+      code: 'missing-columns';
+      file: string;
+      sheet: string;
+      columns: string[];
+    }
+  | { code: 'unknown-columns'; file: string; columns: string[] }
+  | { code: 'repeated-columns'; file: string; columns: string[] }
+  | { code: 'row-without-name'; file: string; row: number }
+  | {
+      code: 'unsafe-case-name';
+      file: string;
+      row: number;
+      name: string;
+      why: string;
+    }
+  | {
+      code: 'repeated-case';
+      file: string;
+      row: number;
+      name: string;
+      first: number;
+    }
+  | {
+      code: 'traceback-warning';
+      file: string;
+      row: number;
+      name: string;
+      warning: string;
+    }
+  | { code: 'no-instance-sheet'; file: string }
+  | { code: 'no-diagnosis-column'; file: string; sheet: string }
+  | {
+      code: 'unusable-instance';
+      file: string;
+      row: number;
+      instance: string;
+      why: string;
+    }
+  | {
+      code: 'second-diagnosis';
+      file: string;
+      row: number;
+      name: string;
+      first: number;
+    };
 
 /** A problem found while loading a casebook; never fatal for the other cases. */
 export interface ICasebookProblem {
@@ -93,8 +171,10 @@ export interface ICasebookProblem {
   file: string;
   /** The case concerned, when there is one. */
   case?: string;
-  /** What is wrong, in one sentence. */
+  /** What is wrong, in one English sentence. */
   message: string;
+  /** The same as a code with parameters (`renderCasebookMessage`), for translated views. */
+  why: CasebookMessage;
   /** `error`: something was skipped; `warning`: loaded anyway. */
   severity: 'error' | 'warning';
 }

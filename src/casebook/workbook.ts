@@ -4,6 +4,7 @@
 
 import readXlsxFile from 'read-excel-file/universal';
 
+import { casebookProblem } from './messages';
 import type { ICasebookProblem } from './types';
 
 /** One sheet of a workbook: its name and its cells as text ('' for empty). */
@@ -38,11 +39,11 @@ export async function readWorkbook(
   } catch (error) {
     return {
       ok: false,
-      problem: {
-        file,
-        message: `${file} is not a readable .xlsx file: ${Private.reason(error)}`,
-        severity: 'error'
-      }
+      problem: casebookProblem(
+        { code: 'not-xlsx', file, reason: Private.reason(error) },
+        'error',
+        { file }
+      )
     };
   }
 }

@@ -24,7 +24,7 @@ import type {
 } from '../kernel/repairCheck';
 import { PlanRunner } from '../kernel/runner';
 import type { IRunResult } from '../kernel/runner';
-import type { INotebookJSON } from '../replay/types';
+import type { INbCell, INotebookJSON } from '../replay/types';
 import { judgeCheck, planCheck, renderVerdict } from '../repair/check';
 import type {
   CheckFinding,
@@ -35,7 +35,8 @@ import type {
   LiveResult
 } from '../repair/check';
 import type { IReferenceEvidence } from '../repair/evidence';
-import { cellName } from '../repair/findings';
+import { cellRef } from '../i18n';
+import type { ICellRef } from '../i18n';
 import { KERNEL_OPTIONS, serverFor } from './server';
 import { sessionsFor, startSession, uniqueSuffix } from './session';
 import type { IServerHandle } from './server';
@@ -97,14 +98,14 @@ export interface ICheckReport {
 /** The evidence part of a check report. */
 export interface ICheckEvidenceReport {
   /** The learner's target cell as the learner sees it, and how it was found. */
-  target: { cell: string; match: string | null } | null;
-  /** The reference fix's counterpart of the target (cell position, 1-based), or null. */
-  referenceTarget: number | null;
+  target: { cell: ICellRef; match: string | null } | null;
+  /** The reference fix's counterpart of the target, as the reference notebook names it, or null. */
+  referenceTarget: ICellRef | null;
   /** The line of the target that holds the repaired failing statement. */
   repairedLine: number | null;
   /** The traced cells: lines that ran, exceptions seen. */
   traced: Array<{
-    cell: string;
+    cell: ICellRef;
     isTarget: boolean;
     linesRun: number[] | null;
     exceptions: Array<{ ename: string; evalue: string; line: number }> | null;
@@ -216,7 +217,7 @@ export async function checkNotebook(
       run: result.run,
       verdict: result.verdict,
       failure: null,
-      evidence: Private.evidence(result)
+      evidence: Private.evidence(result, fixed)
     });
   } catch (reason) {
     // The run could not happen (no kernel, a server gone): the verdict says not checked.
@@ -474,21 +475,38 @@ namespace Private {
   }
 
   /**
+   * A cell's `[n]` prompt, or null.
+   */
+  export function count(cell: INbCell | undefined): number | null {
+    return typeof cell?.execution_count === 'number'
+      ? cell.execution_count
+      : null;
+  }
+
+  /**
    * The evidence part of a report.
    */
-  export function evidence(result: IRepairCheckResult): ICheckEvidenceReport {
+  export function evidence(
+    result: IRepairCheckResult,
+    fixed: INotebookJSON
+  ): ICheckEvidenceReport {
     const plan = result.plan;
     const counts = new Map(
       plan.steps.map(s => [s.cellIndex, s.executionCount])
     );
-    const name = (i: number) => cellName(i, counts.get(i) ?? null);
+    const name = (i: number) => cellRef(i, counts.get(i) ?? null);
     return {
       target:
         plan.targetCellIndex === null
           ? null
           : { cell: name(plan.targetCellIndex), match: plan.targetMatch },
       referenceTarget:
-        plan.fixedTargetIndex === null ? null : plan.fixedTargetIndex + 1,
+        plan.fixedTargetIndex === null
+          ? null
+          : cellRef(
+              plan.fixedTargetIndex,
+              Private.count(fixed.cells[plan.fixedTargetIndex])
+            ),
       repairedLine: plan.repairedLine,
       traced: result.evidence.map(c => ({
         cell: name(c.cellIndex),

@@ -101,7 +101,8 @@ export function caseSummary(c: ICase): Record<string, unknown> {
       readme: c.files.readme,
       data: c.files.data
     },
-    problems: c.problems
+    problems: c.problems,
+    markers: c.markers
   };
 }
 

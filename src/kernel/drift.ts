@@ -38,7 +38,7 @@ export interface IPins {
   libraries: IPinnedLibrary[];
 }
 
-/** What `environmentProbeCode` prints, parsed. */
+/** The answer to `environmentQuestion`. */
 export interface IEnvironmentProbe {
   /** Python version, e.g. `3.11.7`. */
   python: string;
@@ -94,7 +94,7 @@ export function pinnedLibraries(
 }
 
 /**
- * The distribution names to probe for the given groups (for `environmentProbeCode`).
+ * The distribution names to probe for the given groups (for `environmentQuestion`).
  */
 export function probedDistributions(
   pins: IPins,
@@ -201,30 +201,15 @@ export function sameVersion(found: string, pinned: string): boolean {
 }
 
 /**
- * Parse the stdout of `environmentProbeCode`: the last line that is a JSON
- * object with `python`, `prefix`, `cwd` and `versions`; throws saying what is wrong.
+ * Read the answer to `environmentQuestion`: an object with `python`, `prefix`,
+ * `cwd` and `versions`; throws saying what is wrong.
  */
-export function parseProbeOutput(stdout: string): IEnvironmentProbe {
-  const lines = stdout
-    .split('\n')
-    .map(l => l.trim())
-    .filter(Boolean);
-  for (let i = lines.length - 1; i >= 0; i--) {
-    if (!lines[i].startsWith('{')) {
-      continue;
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(lines[i]);
-    } catch {
-      continue;
-    }
-    if (Private.isProbe(value)) {
-      return value;
-    }
+export function readProbe(value: unknown): IEnvironmentProbe {
+  if (Private.isProbe(value)) {
+    return value;
   }
   throw new Error(
-    `The environment probe printed no result line (got ${JSON.stringify(stdout.slice(0, 200))}).`
+    `The environment probe gave no usable answer (got ${JSON.stringify(value)?.slice(0, 200)}).`
   );
 }
 

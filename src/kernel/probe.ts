@@ -6,16 +6,13 @@
 import type { Kernel, KernelMessage } from '@jupyterlab/services';
 
 import type { IEnvironmentProbe, IPins, PinGroup } from './drift';
+import { DEFAULT_DRIFT_GROUPS, probedDistributions, readProbe } from './drift';
 import {
-  DEFAULT_DRIFT_GROUPS,
-  parseProbeOutput,
-  probedDistributions
-} from './drift';
-import {
-  environmentProbeCode,
-  parsePristineOutput,
-  pristineProbeCode
+  environmentQuestion,
+  isPristineAnswer,
+  pristineQuestion
 } from './snippets';
+import type { IKernelQuestion } from './snippets';
 
 /**
  * Run the environment probe for the pinned libraries in a kernel and parse
@@ -26,16 +23,16 @@ export async function probeEnvironment(
   pins: IPins,
   options: { groups?: readonly PinGroup[]; timeoutMs?: number } = {}
 ): Promise<IEnvironmentProbe> {
-  const code = environmentProbeCode(
+  const question = environmentQuestion(
     probedDistributions(pins, options.groups ?? DEFAULT_DRIFT_GROUPS)
   );
-  const stdout = await runSilently(
+  const answer = await ask(
     kernel,
-    code,
+    question,
     options.timeoutMs ?? 30000,
     'The environment probe'
   );
-  return parseProbeOutput(stdout);
+  return readProbe(answer);
 }
 
 /**
@@ -50,49 +47,38 @@ export async function isPristineKernel(
   timeoutMs = 3000
 ): Promise<boolean> {
   try {
-    const stdout = await runSilently(
+    const answer = await ask(
       kernel,
-      pristineProbeCode(),
+      pristineQuestion(),
       timeoutMs,
       'The fresh-kernel check'
     );
-    return parsePristineOutput(stdout);
+    return isPristineAnswer(answer);
   } catch {
     return false;
   }
 }
 
 /**
- * Run code silently (no execution count, no history) and collect its stdout;
- * rejects with a sentence starting with `what` when the code fails or the
- * kernel does not answer within `timeoutMs`.
+ * Ask a kernel a question silently (no execution count, no history) and return
+ * the JSON answer of its `user_expressions` entry; rejects with a sentence
+ * starting with `what` when the code or the expression fails or the kernel
+ * does not answer within `timeoutMs`.
  */
-async function runSilently(
+async function ask(
   kernel: Kernel.IKernelConnection,
-  code: string,
+  question: IKernelQuestion,
   timeoutMs: number,
   what: string
-): Promise<string> {
+): Promise<unknown> {
   const future = kernel.requestExecute({
-    code,
+    code: question.code,
     silent: true,
     store_history: false,
     allow_stdin: false,
-    stop_on_error: false
+    stop_on_error: false,
+    user_expressions: { junobench: question.expression }
   });
-  let stdout = '';
-  let error: string | null = null;
-  future.onIOPub = msg => {
-    if (msg.header.msg_type === 'stream') {
-      const content = (msg as KernelMessage.IStreamMsg).content;
-      if (content.name === 'stdout') {
-        stdout += content.text;
-      }
-    } else if (msg.header.msg_type === 'error') {
-      const content = (msg as KernelMessage.IErrorMsg).content;
-      error = `${content.ename}: ${content.evalue}`;
-    }
-  };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -105,14 +91,29 @@ async function runSilently(
   });
   try {
     const reply = await Promise.race([future.done, timeout]);
-    if (reply.content.status !== 'ok' || error) {
+    const content = reply.content;
+    if (content.status !== 'ok') {
+      const failed = content as KernelMessage.IReplyErrorContent;
       throw new Error(
-        `${what} failed in the kernel: ${error ?? reply.content.status}`
+        `${what} failed in the kernel: ${failed.ename ? `${failed.ename}: ${failed.evalue}` : content.status}`
       );
     }
+    const answer = content.user_expressions?.junobench as
+      | {
+          status?: string;
+          ename?: string;
+          evalue?: string;
+          data?: Record<string, unknown>;
+        }
+      | undefined;
+    if (answer?.status !== 'ok') {
+      throw new Error(
+        `${what} failed in the kernel: ${answer?.ename ?? 'no answer'}: ${answer?.evalue ?? ''}`
+      );
+    }
+    return answer.data?.['application/json'] ?? null;
   } finally {
     clearTimeout(timer);
     future.dispose();
   }
-  return stdout;
 }

@@ -11,6 +11,7 @@ import { PromiseDelegate } from '@lumino/coreutils';
 import { Signal } from '@lumino/signaling';
 import type { ISignal } from '@lumino/signaling';
 
+import { cellName } from '../i18n';
 import { stripAnsi } from '../replay/ansi';
 import { DEFAULT_OUTPUT_LIMITS, OutputCap } from '../replay/outputs';
 import type { IOutputLimits } from '../replay/outputs';
@@ -353,7 +354,7 @@ export class PlanRunner {
     const cap = this._limits ? new OutputCap(this._limits) : null;
     let error: ICellError | null = null;
     let executionCount: number | null = null;
-    const cell = step.cellIndex + 1;
+    const cell = cellName(step.cellIndex, step.executionCount);
     this._event.emit({ type: 'step-started', index, step });
 
     const settle = new PromiseDelegate<Private.IStepOutcome>();
@@ -598,7 +599,7 @@ export class PlanRunner {
    * whether or not the kernel heeds the interrupt.
    */
   private async _timeout(
-    cell: number,
+    cell: string,
     settle: PromiseDelegate<Private.IStepOutcome>,
     stepResult: () => IStepResult,
     replied: Promise<void>
@@ -623,8 +624,8 @@ export class PlanRunner {
       kind: 'timeout',
       result: stepResult(),
       message: heeded
-        ? `Cell ${cell} ran longer than ${seconds} s and was interrupted.`
-        : `Cell ${cell} ran longer than ${seconds} s. ${Private.fateMessage(
+        ? `${Private.upperFirst(cell)} ran longer than ${seconds} s and was interrupted.`
+        : `${Private.upperFirst(cell)} ran longer than ${seconds} s. ${Private.fateMessage(
             'unresponsive',
             cell
           )}`,
@@ -716,6 +717,13 @@ function now(): number {
 }
 
 namespace Private {
+  /**
+   * A sentence-initial capital (`cell 2 [1]` starts a sentence as `Cell 2 [1]`).
+   */
+  export function upperFirst(s: string): string {
+    return s.charAt(0).toUpperCase() + s.slice(1);
+  }
+
   /** Ask the server about a kernel whose websocket dropped this often. */
   export const PROBE_MS = 1000;
 
@@ -745,21 +753,21 @@ namespace Private {
       };
 
   /**
-   * Say what happened to the kernel while it ran a cell (1-based, in
-   * document order).
+   * Say what happened to the kernel while it ran a cell (named as the learner
+   * sees it, `cell 7 [6]`).
    */
-  export function fateMessage(fate: KernelFate, cell: number): string {
+  export function fateMessage(fate: KernelFate, cell: string): string {
     switch (fate) {
       case 'died':
-        return `The kernel died while running cell ${cell}; its state is lost.`;
+        return `The kernel died while running ${cell}; its state is lost.`;
       case 'restarted':
-        return `The kernel was restarted while running cell ${cell}; its state is lost.`;
+        return `The kernel was restarted while running ${cell}; its state is lost.`;
       case 'shut-down':
-        return `The kernel was shut down while running cell ${cell}.`;
+        return `The kernel was shut down while running ${cell}.`;
       case 'lost':
-        return `The connection to the kernel was lost while running cell ${cell}.`;
+        return `The connection to the kernel was lost while running ${cell}.`;
       case 'unresponsive':
-        return `The kernel did not respond to the interrupt and may still be running cell ${cell}; the run gave up on it. Restart the kernel before running more code.`;
+        return `The kernel did not respond to the interrupt and may still be running ${cell}; the run gave up on it. Restart the kernel before running more code.`;
     }
   }
 
@@ -770,35 +778,42 @@ namespace Private {
     msg: KernelMessage.IIOPubMessage
   ): INbOutput | 'clear' | null {
     const type = msg.header.msg_type;
-    const content = msg.content as Record<string, unknown>;
     switch (type) {
-      case 'stream':
+      case 'stream': {
+        const content = (msg as KernelMessage.IStreamMsg).content;
         return {
           output_type: 'stream',
-          name: content.name as string,
-          text: content.text as string
+          name: content.name,
+          text: content.text
         };
+      }
       case 'display_data':
-      case 'update_display_data':
+      case 'update_display_data': {
+        const content = (msg as KernelMessage.IDisplayDataMsg).content;
         return {
           output_type: 'display_data',
-          data: content.data as Record<string, unknown>,
+          data: content.data,
           metadata: content.metadata ?? {}
         };
-      case 'execute_result':
+      }
+      case 'execute_result': {
+        const content = (msg as KernelMessage.IExecuteResultMsg).content;
         return {
           output_type: 'execute_result',
-          data: content.data as Record<string, unknown>,
+          data: content.data,
           metadata: content.metadata ?? {},
-          execution_count: content.execution_count as number
+          execution_count: content.execution_count
         };
-      case 'error':
+      }
+      case 'error': {
+        const content = (msg as KernelMessage.IErrorMsg).content;
         return {
           output_type: 'error',
-          ename: content.ename as string,
-          evalue: content.evalue as string,
-          traceback: content.traceback as string[]
+          ename: content.ename,
+          evalue: content.evalue,
+          traceback: content.traceback
         };
+      }
       case 'clear_output':
         return 'clear';
       // Messages that carry no output.
@@ -851,7 +866,14 @@ namespace Private {
           text = `All ${steps.length} cells ran without error.`;
           break;
         case 'crashed':
-          text = `Cell ${(failedIndex ?? 0) + 1} raised ${error?.ename}: ${error?.evalue}`;
+          {
+            const failed =
+              failedIndex === null ? undefined : steps[failedIndex];
+            const where = failed
+              ? cellName(failed.step.cellIndex, failed.step.executionCount)
+              : 'a cell';
+            text = `${Private.upperFirst(where)} raised ${error?.ename}: ${error?.evalue}`;
+          }
           break;
         case 'interrupted':
           text = 'The replay was interrupted.';

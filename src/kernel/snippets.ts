@@ -25,38 +25,41 @@ export function chdirCode(relativeDir: string): string {
 const TOUCHED_MARK = '_junobench_touched';
 
 /**
- * Code that prints, as one JSON line on stdout, what tells whether an IPython
- * kernel has run anything: its execution count (1 until a cell runs with
- * history), how many user-defined names it holds, and whether a replay's setup
- * ran in it.
+ * A silent question to an IPython kernel: `code` installs a function on `sys`
+ * (never in the user namespace) and `expression` calls it; the answer comes
+ * back through `user_expressions` as JSON (IPython's JSON formatter, via
+ * `_repr_json_`), never through stdout, so nothing a cell prints can be
+ * mistaken for it.
  */
-export function pristineProbeCode(): string {
-  return [
-    'def __jb_pristine():',
-    '    import json, sys',
-    '    ip = get_ipython()',
-    '    hidden = ip.user_ns_hidden',
-    '    names = [k for k in ip.user_ns if not k.startswith("_") and k not in hidden]',
-    '    print(json.dumps({"count": ip.execution_count, "names": len(names),',
-    `                      "touched": bool(getattr(sys, "${TOUCHED_MARK}", False))}))`,
-    '__jb_pristine()',
-    'del __jb_pristine'
-  ].join('\n');
+export interface IKernelQuestion {
+  /** Code run silently first. */
+  code: string;
+  /** The `user_expressions` entry that answers. */
+  expression: string;
 }
 
 /**
- * Read the output of `pristineProbeCode`: true only for a kernel that ran no
- * cell, holds no user name and had no replay setup; false for anything else,
- * including output that is not the expected JSON line.
+ * What tells whether an IPython kernel has run anything: its execution count
+ * (1 until a cell runs with history), how many user-defined names it holds,
+ * and whether a replay's setup ran in it.
  */
-export function parsePristineOutput(stdout: string): boolean {
-  const line = stdout.trim().split('\n').pop() ?? '';
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return false;
-  }
+export function pristineQuestion(): IKernelQuestion {
+  return Private.question('_junobench_pristine', [
+    '    import sys',
+    '    ip = get_ipython()',
+    '    hidden = ip.user_ns_hidden',
+    '    names = [k for k in ip.user_ns if not k.startswith("_") and k not in hidden]',
+    '    return {"count": ip.execution_count, "names": len(names),',
+    `            "touched": bool(getattr(sys, "${TOUCHED_MARK}", False))}`
+  ]);
+}
+
+/**
+ * Read the answer to `pristineQuestion`: true only for a kernel that ran no
+ * cell, holds no user name and had no replay setup; false for anything else,
+ * including an answer of another shape.
+ */
+export function isPristineAnswer(value: unknown): boolean {
   if (value === null || typeof value !== 'object') {
     return false;
   }
@@ -65,26 +68,45 @@ export function parsePristineOutput(stdout: string): boolean {
 }
 
 /**
- * Code that prints, as one JSON line on stdout, the Python version, the kernel's
- * `sys.prefix`, its working directory and the versions of the given modules
- * (null when a module is not installed).
+ * The Python version, the kernel's `sys.prefix`, its working directory and the
+ * versions of the given distributions (null when one is not installed).
  */
-export function environmentProbeCode(modules: string[]): string {
-  const names = JSON.stringify(modules);
-  return [
-    'def __jb_probe(names):',
-    '    import json, sys, os, importlib.metadata as md',
+export function environmentQuestion(modules: string[]): IKernelQuestion {
+  return Private.question('_junobench_environment', [
+    '    import sys, os, importlib.metadata as md',
     '    versions = {}',
-    '    for name in names:',
+    `    for name in ${JSON.stringify(modules)}:`,
     '        try:',
     '            versions[name] = md.version(name)',
     '        except Exception:',
     '            versions[name] = None',
-    '    print(json.dumps({"python": sys.version.split()[0], "prefix": sys.prefix,',
-    '                      "cwd": os.getcwd(), "versions": versions}))',
-    `__jb_probe(${names})`,
-    'del __jb_probe'
-  ].join('\n');
+    '    return {"python": sys.version.split()[0], "prefix": sys.prefix,',
+    '            "cwd": os.getcwd(), "versions": versions}'
+  ]);
+}
+
+namespace Private {
+  /**
+   * A question whose answer is the dict `body` (a function body) returns.
+   */
+  export function question(name: string, body: string[]): IKernelQuestion {
+    return {
+      code: [
+        `def ${name}():`,
+        '    class Answer:',
+        '        def __init__(self, value):',
+        '            self.value = value',
+        '        def _repr_json_(self):',
+        '            return self.value',
+        '    def answer():',
+        ...body.map(line => `    ${line}`),
+        '    return Answer(answer())',
+        `__import__("sys").${name} = ${name}`,
+        `del ${name}`
+      ].join('\n'),
+      expression: `__import__("sys").${name}()`
+    };
+  }
 }
 
 /**

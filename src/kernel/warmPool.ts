@@ -13,6 +13,7 @@ import { KernelAPI, ServerConnection } from '@jupyterlab/services';
 import type { Contents, Kernel } from '@jupyterlab/services';
 import { KernelConnection } from '@jupyterlab/services';
 import type { IDisposable } from '@lumino/disposable';
+import { ensureFolders } from '../model/workspace';
 
 /** A kernel kept warm. */
 export interface IWarmKernel {
@@ -242,15 +243,7 @@ export class WarmKernelPool implements IDisposable {
     if (!this._contents) {
       return;
     }
-    let current = '';
-    for (const part of folder.split('/').filter(Boolean)) {
-      current = current ? `${current}/${part}` : part;
-      try {
-        await this._contents.get(current, { content: false });
-      } catch {
-        await this._contents.save(current, { type: 'directory' });
-      }
-    }
+    await ensureFolders(this._contents, folder.split('/').filter(Boolean));
   }
 
   private async _shutdown(id: string, keepalive = false): Promise<void> {

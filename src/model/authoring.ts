@@ -3,7 +3,7 @@
  * (`POST /junobench/authoring/*`) and the verification of a new case in fresh
  * kernels beside it. No DOM.
  */
-import { URLExt } from '@jupyterlab/coreutils';
+import { PathExt, URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
 import type { Contents, Kernel, Session } from '@jupyterlab/services';
 
@@ -11,7 +11,7 @@ import { recordFromHistory } from '../authoring/record';
 import type { RecordResult } from '../authoring/record';
 import { dataCandidates } from '../authoring/spec';
 import type { ICaseSpec } from '../authoring/spec';
-import { basename, joinSafe } from '../casebook/paths';
+import { joinSafe } from '../casebook/paths';
 import type { ICase } from '../casebook/types';
 import { readInputHistory } from '../kernel/history';
 import { PlanRunner } from '../kernel/runner';
@@ -206,7 +206,7 @@ export class CaseAuthor {
     try {
       session = await this._options.sessions.startNew({
         path: `${path}.junobench-verify-${stamp}`,
-        name: basename(path),
+        name: PathExt.basename(path),
         type: 'notebook',
         kernel: { name: this._options.kernelName?.() ?? 'python3' }
       });

@@ -2,6 +2,7 @@
  * Finds and loads the casebook through the Jupyter server: the configured
  * folder, an auto-detected JunoBench folder, or the bundled demo casebook.
  */
+import { PathExt } from '@jupyterlab/coreutils';
 import { URLExt } from '@jupyterlab/coreutils';
 import type { Contents } from '@jupyterlab/services';
 import { ServerConnection } from '@jupyterlab/services';
@@ -127,9 +128,7 @@ export class CasebookManager implements ICasebookManager {
    */
   async detect(): Promise<string | null> {
     for (const candidate of [AUTO_DETECT_FOLDER, '']) {
-      const file = candidate
-        ? `${candidate}/${DESCRIPTOR_FILE}`
-        : DESCRIPTOR_FILE;
+      const file = PathExt.join(candidate, DESCRIPTOR_FILE);
       try {
         await this._contents.get(file, { content: false });
         return candidate;

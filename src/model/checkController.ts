@@ -3,12 +3,12 @@
  * learner's live one), judges it with the repair rules, keeps the attempt with
  * a snapshot of the notebook, and tells the replay bar.
  */
+import { PathExt } from '@jupyterlab/coreutils';
 import type { NotebookPanel } from '@jupyterlab/notebook';
 import type { Contents, Session } from '@jupyterlab/services';
 import type { ISignal } from '@lumino/signaling';
 import { Signal } from '@lumino/signaling';
 
-import { basename, dirname, relative } from '../casebook/paths';
 import type { ICase } from '../casebook/types';
 import { MemoryReferenceCache, runRepairCheck } from '../kernel/repairCheck';
 import type { IFreshKernel, IReferenceCache } from '../kernel/repairCheck';
@@ -95,14 +95,22 @@ export class CheckController {
     });
     try {
       await panel.context.save();
-      const learner = panel.model!.toJSON() as unknown as INotebookJSON;
+      const learner: INotebookJSON = panel.model!.sharedModel.toJSON();
       const [reproduced, fixed] = await Promise.all([
-        this._readNotebook(`${meta.caseFolder}/${c.name}_reproduced.ipynb`),
-        this._readNotebook(`${meta.caseFolder}/${c.name}_fixed.ipynb`)
+        this._readNotebook(
+          PathExt.join(meta.caseFolder, `${c.name}_reproduced.ipynb`)
+        ),
+        this._readNotebook(
+          PathExt.join(meta.caseFolder, `${c.name}_fixed.ipynb`)
+        )
       ]);
       const kernelName =
         panel.sessionContext.session?.kernel?.name ?? 'python3';
-      const rel = relative(dirname(panel.context.path), meta.caseFolder) || '.';
+      const rel =
+        PathExt.relative(
+          PathExt.dirname(panel.context.path),
+          meta.caseFolder
+        ) || '.';
       const result = await runRepairCheck({
         caseName: `${meta.casebook}/${c.name}`,
         learner,
@@ -159,10 +167,10 @@ export class CheckController {
     try {
       if (!this._ladder) {
         const reproduced = await this._readNotebook(
-          `${meta.caseFolder}/${c.name}_reproduced.ipynb`
+          PathExt.join(meta.caseFolder, `${c.name}_reproduced.ipynb`)
         );
         const fixed = await this._readNotebook(
-          `${meta.caseFolder}/${c.name}_fixed.ipynb`
+          PathExt.join(meta.caseFolder, `${c.name}_fixed.ipynb`)
         ).catch(() => null);
         this._ladder = hintLadder(c, reproduced, fixed, trans);
       }
@@ -210,7 +218,7 @@ export class CheckController {
     const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
     const session = await sessions.startNew({
       path: `${panel.context.path}.junobench-${role}-${stamp}`,
-      name: basename(panel.context.path),
+      name: PathExt.basename(panel.context.path),
       type: 'notebook',
       kernel: { name: kernelName }
     });
@@ -240,10 +248,10 @@ export class CheckController {
    */
   private async _snapshot(nb: INotebookJSON): Promise<string | null> {
     const { panel, contents } = this._options;
-    const dir = `${dirname(panel.context.path)}/attempts`;
+    const dir = PathExt.join(PathExt.dirname(panel.context.path), 'attempts');
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    const name = basename(panel.context.path).replace(/\.ipynb$/, '');
-    const path = `${dir}/${name}-check-${stamp}.ipynb`;
+    const name = PathExt.basename(panel.context.path).replace(/\.ipynb$/, '');
+    const path = PathExt.join(dir, `${name}-check-${stamp}.ipynb`);
     try {
       try {
         await contents.get(dir, { content: false });

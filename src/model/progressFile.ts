@@ -1,6 +1,7 @@
 /**
  * The progress backup file on the Jupyter server, through the contents API.
  */
+import { PathExt } from '@jupyterlab/coreutils';
 import type { Contents } from '@jupyterlab/services';
 import { ServerConnection } from '@jupyterlab/services';
 
@@ -13,7 +14,7 @@ import { ensureFolders } from './workspace';
  * beside the learner's working copies of that casebook.
  */
 export function progressBackupPath(folder: string, casebook: string): string {
-  return [folder, casebook, ProgressBackup.FILE_NAME].filter(Boolean).join('/');
+  return PathExt.join(folder, casebook, ProgressBackup.FILE_NAME);
 }
 
 /** A progress file at a server path; a missing file reads as null. */

@@ -3,15 +3,14 @@
  * kernel, runs the stored plan through the one kernel adapter, and mirrors
  * progress, outputs and the crash into the notebook.
  */
+import { PathExt } from '@jupyterlab/coreutils';
 import type { Cell, ICodeCellModel } from '@jupyterlab/cells';
 import type { CodeMirrorEditor } from '@jupyterlab/codemirror';
 import type { NotebookPanel } from '@jupyterlab/notebook';
-import type { IOutput } from '@jupyterlab/nbformat';
 import type { Kernel } from '@jupyterlab/services';
 import type { ISignal } from '@lumino/signaling';
 import { Signal } from '@lumino/signaling';
 
-import { dirname, relative } from '../casebook/paths';
 import { PlanRunner, replaceableKernel } from '../kernel/runner';
 import type { IRunResult, RunnerEvent } from '../kernel/runner';
 import {
@@ -35,6 +34,7 @@ import {
   hasCrashLineField,
   setCrashLine
 } from './crashLine';
+import { cellName } from '../i18n';
 
 /** The state of one timeline step. */
 export type StepState = 'pending' | 'running' | 'done' | 'error' | 'skipped';
@@ -205,7 +205,10 @@ export class ReplayController {
       runner.event.connect((_, event) => this._onEvent(event, indexOf));
       const rel = this._kernelStartsAtRoot()
         ? meta.caseFolder || '.'
-        : relative(dirname(this._panel.context.path), meta.caseFolder) || '.';
+        : PathExt.relative(
+            PathExt.dirname(this._panel.context.path),
+            meta.caseFolder
+          ) || '.';
       this._set({
         phase: 'running',
         message:
@@ -413,15 +416,19 @@ export class ReplayController {
           stepStates: states,
           current: storedIndex,
           message: this._trans.__(
-            'Running step %1 of %2: cell %3.',
+            'Running step %1 of %2: %3.',
             storedIndex + 1,
             this._state.steps.length,
-            event.step.cellIndex + 1
+            cellName(
+              event.step.cellIndex,
+              model?.executionCount ?? null,
+              this._trans.__.bind(this._trans)
+            )
           )
         });
         break;
       case 'output':
-        model?.outputs.add(event.output as unknown as IOutput);
+        model?.outputs.add(event.output);
         break;
       case 'clear-output':
         model?.outputs.clear();
@@ -454,6 +461,8 @@ export class ReplayController {
         ? result.steps.find(s => s.index === result.failedIndex)
         : undefined;
     let crashCell: number | null = null;
+    // The crashing cell as the learner sees it after the run: position and prompt.
+    let crashName: string | null = null;
     let crashLine: number | null = null;
     let crashLineText: string | null = null;
     if (failed) {
@@ -463,6 +472,11 @@ export class ReplayController {
         model.executionCount = failed.executionCount;
       }
       crashCell = failed.step.cellIndex + 1;
+      crashName = cellName(
+        failed.step.cellIndex,
+        failed.executionCount,
+        trans.__.bind(trans)
+      );
       if (widget && result.status === 'crashed') {
         widget.addClass('jp-Junobench-crashCell');
         crashLine = failed.error?.line ?? null;
@@ -482,15 +496,15 @@ export class ReplayController {
       const where =
         crashLine !== null
           ? trans.__(
-              'Crashed in cell %1, line %2: %3: %4',
-              crashCell ?? 0,
+              'Crashed in %1, line %2: %3: %4',
+              crashName ?? '',
               crashLine,
               error.ename,
               error.evalue
             )
           : trans.__(
-              'Crashed in cell %1: %2: %3',
-              crashCell ?? 0,
+              'Crashed in %1: %2: %3',
+              crashName ?? '',
               error.ename,
               error.evalue
             );
@@ -522,7 +536,7 @@ export class ReplayController {
         );
       }
     } else {
-      message = this._stopMessage(result, crashCell) ?? result.message;
+      message = this._stopMessage(result, crashName) ?? result.message;
       if (kind === 'top-to-bottom') {
         message = trans.__('Top to bottom: %1', message);
       }
@@ -538,8 +552,8 @@ export class ReplayController {
     );
     const tracked = timeline.steps.some(st => st.changes !== null);
     this._timelines[kind] = tracked ? timeline : null;
-    const notebook = this._panel.model?.toJSON() as unknown as
-      INotebookJSON | undefined;
+    const notebook: INotebookJSON | undefined =
+      this._panel.model?.sharedModel.toJSON();
     const explanation =
       tracked && notebook && result.status === 'crashed'
         ? explainCrash(timeline, notebook)
@@ -581,40 +595,40 @@ export class ReplayController {
    * A translated sentence for a run stopped by the kernel, a timeout or an
    * interrupt, naming the cell (1-based, document order) and what to do.
    */
-  private _stopMessage(result: IRunResult, cell: number | null): string | null {
+  private _stopMessage(result: IRunResult, cell: string | null): string | null {
     const trans = this._trans;
-    const n = cell ?? 0;
+    const n = cell ?? '';
     const seconds = Math.round(this._timeoutMs / 100) / 10;
     switch (result.kernelFate) {
       case 'died':
         return trans.__(
-          'The kernel died while running cell %1; its state is lost. Press Replay to run again in a fresh kernel.',
+          'The kernel died while running %1; its state is lost. Press Replay to run again in a fresh kernel.',
           n
         );
       case 'restarted':
         return trans.__(
-          'The kernel was restarted while running cell %1; its state is lost. Press Replay to run again.',
+          'The kernel was restarted while running %1; its state is lost. Press Replay to run again.',
           n
         );
       case 'shut-down':
         return trans.__(
-          'The kernel was shut down while running cell %1. Press Replay to start a new kernel and run again.',
+          'The kernel was shut down while running %1. Press Replay to start a new kernel and run again.',
           n
         );
       case 'lost':
         return trans.__(
-          'The connection to the kernel was lost while running cell %1. Check that the server is running, then press Replay.',
+          'The connection to the kernel was lost while running %1. Check that the server is running, then press Replay.',
           n
         );
       case 'unresponsive':
         return result.status === 'timeout'
           ? trans.__(
-              'Cell %1 ran longer than %2 s and the kernel did not respond to the interrupt, so the replay gave up on it. Press Replay to restart the kernel.',
+              'The replay gave up on %1: it ran longer than %2 s and the kernel did not respond to the interrupt. Press Replay to restart the kernel.',
               n,
               seconds
             )
           : trans.__(
-              'The kernel did not respond to the interrupt of cell %1, so the replay gave up on it. Press Replay to restart the kernel.',
+              'The kernel did not respond to the interrupt of %1, so the replay gave up on it. Press Replay to restart the kernel.',
               n
             );
       case undefined:
@@ -624,13 +638,13 @@ export class ReplayController {
     switch (result.status) {
       case 'timeout':
         return trans.__(
-          'Cell %1 ran longer than %2 s and was interrupted (the per-cell timeout is a JunoBench replay setting).',
+          'The replay interrupted %1: it ran longer than %2 s (the per-cell timeout is a JunoBench replay setting).',
           n,
           seconds
         );
       case 'interrupted':
         return cell !== null
-          ? trans.__('The replay was interrupted in cell %1.', n)
+          ? trans.__('The replay was interrupted in %1.', n)
           : trans.__('The replay was interrupted.');
       case 'cancelled':
         // The runner's sentence carries the reason (e.g. failed set-up code).
@@ -653,7 +667,7 @@ export class ReplayController {
    */
   private _kernelStartsAtRoot(): boolean {
     const cwd = this._drift?.cwd.replace(/\\/g, '/').replace(/\/+$/, '');
-    const dir = dirname(this._panel.context.path);
+    const dir = PathExt.dirname(this._panel.context.path);
     if (!cwd || !dir) {
       return false;
     }

@@ -4,6 +4,7 @@
  * be watched live), stable cell ids, and the replay plans kept in metadata so a
  * replay still finds its cells after the learner edits the notebook. Pure.
  */
+import { PathExt } from '@jupyterlab/coreutils';
 import {
   recordedPlan,
   stripMarkers,
@@ -154,6 +155,10 @@ export function workingCopyPath(
   caseName: string,
   attempt: number
 ): string {
-  const parts = [workspace, casebook, caseName].filter(Boolean);
-  return `${parts.join('/')}/${caseName}-${attempt}.ipynb`;
+  return PathExt.join(
+    workspace,
+    casebook,
+    caseName,
+    `${caseName}-${attempt}.ipynb`
+  );
 }

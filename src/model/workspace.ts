@@ -3,6 +3,7 @@
  * create a new one from the casebook's reproduced notebook. The casebook is
  * only ever read.
  */
+import { PathExt } from '@jupyterlab/coreutils';
 import type { Contents } from '@jupyterlab/services';
 import type { ISignal } from '@lumino/signaling';
 import { Signal } from '@lumino/signaling';
@@ -159,7 +160,7 @@ export class Workspace {
   }
 
   private _caseDir(book: ICasebook, c: ICase): string {
-    return [this.folder, book.name, c.name].filter(Boolean).join('/');
+    return PathExt.join(this.folder, book.name, c.name);
   }
 
   private _contents: Contents.IManager;
@@ -175,7 +176,7 @@ export async function ensureFolders(
 ): Promise<void> {
   let current = '';
   for (const part of parts) {
-    current = current ? `${current}/${part}` : part;
+    current = PathExt.join(current, part);
     try {
       await contents.get(current, { content: false });
     } catch {

@@ -14,19 +14,20 @@ import {
   showDialog,
   showErrorMessage
 } from '@jupyterlab/apputils';
+import { PathExt } from '@jupyterlab/coreutils';
 import { INotebookTracker } from '@jupyterlab/notebook';
 import type { NotebookPanel } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 import type { TranslationBundle } from '@jupyterlab/translation';
 
-import { dirname } from '../casebook/paths';
 import type { CaseAuthor, Settled } from '../model/authoring';
 import type { INotebookJSON } from '../replay/types';
 import { ICasebookManager } from '../tokens';
 import { CaseForm, linesBody } from '../widgets/caseForm';
 import type { ICaseFormValue } from '../widgets/caseForm';
 import { CommandIDs } from './commands';
+import { TRANSLATION_DOMAIN } from '../i18n';
 
 /**
  * The authoring commands.
@@ -46,7 +47,7 @@ export const authoringPlugin: JupyterFrontEndPlugin<void> = {
     palette: ICommandPalette | null,
     registry: ISettingRegistry | null
   ): void => {
-    const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
+    const trans = (translator ?? nullTranslator).load(TRANSLATION_DOMAIN);
     // The model loads with the first authoring command, not at start-up.
     let authorInstance: CaseAuthor | null = null;
     const getAuthor = async (): Promise<CaseAuthor> => {
@@ -158,7 +159,7 @@ export const authoringPlugin: JupyterFrontEndPlugin<void> = {
         const notes = recording.notes.map(note => describeNote(note, trans.__));
         let value = CaseForm.emptyValue(suggestName(book.cases));
         // Offer the files the code names that exist beside the notebook.
-        const folder = dirname(panel.context.path);
+        const folder = PathExt.dirname(panel.context.path);
         value.data = await author.inputFiles(folder, nb);
         let update = false;
         for (;;) {

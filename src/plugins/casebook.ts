@@ -14,6 +14,7 @@ import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 import { CasebookManager } from '../model/casebookManager';
 import { ICasebookManager } from '../tokens';
 import { CommandIDs } from './commands';
+import { TRANSLATION_DOMAIN } from '../i18n';
 
 /** The casebook plugin id (its settings live in schema/casebook.json). */
 export const CASEBOOK_PLUGIN_ID = 'jupyterlab-junobench:casebook';
@@ -34,7 +35,7 @@ export const casebookPlugin: JupyterFrontEndPlugin<ICasebookManager> = {
     translator: ITranslator | null,
     docManager: IDocumentManager | null
   ): ICasebookManager => {
-    const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
+    const trans = (translator ?? nullTranslator).load(TRANSLATION_DOMAIN);
     const manager = new CasebookManager({
       contents: app.serviceManager.contents,
       serverSettings: app.serviceManager.serverSettings

@@ -28,6 +28,7 @@ import {
 import { CasebookPanel } from '../widgets/panel';
 import { playlist, timeBox } from '../workshop/playlist';
 import { CommandIDs } from './commands';
+import { TRANSLATION_DOMAIN } from '../i18n';
 
 /** The panel plugin id (settings in schema/panel.json). */
 export const PANEL_PLUGIN_ID = 'jupyterlab-junobench:panel';
@@ -68,7 +69,7 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
     state: IStateDB | null,
     revealer: IRevealer | null
   ): void => {
-    const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
+    const trans = (translator ?? nullTranslator).load(TRANSLATION_DOMAIN);
     const model = new CatalogueModel();
     const panel = new CasebookPanel({
       model,

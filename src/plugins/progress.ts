@@ -19,6 +19,7 @@ import {
   IWorkspaceFolder
 } from '../tokens';
 import { CommandIDs } from './commands';
+import { TRANSLATION_DOMAIN } from '../i18n';
 
 /**
  * Keeps per-case status, attempts and time through IStateDB, with a backup
@@ -40,7 +41,7 @@ export const progressPlugin: JupyterFrontEndPlugin<IProgressTracker> = {
     palette: ICommandPalette | null,
     workspace: IWorkspaceFolder | null
   ): IProgressTracker => {
-    const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
+    const trans = (translator ?? nullTranslator).load(TRANSLATION_DOMAIN);
     const contents = app.serviceManager.contents;
     const backupIn = (folder: string) => (casebook: string) =>
       serverProgressFile(contents, progressBackupPath(folder, casebook));

@@ -34,6 +34,7 @@ import { CaseOpener } from '../model/caseOpener';
 import { WorkingCopies } from '../model/workingCopies';
 import { junobenchIcon } from '../icons';
 import { CommandIDs } from './commands';
+import { TRANSLATION_DOMAIN } from '../i18n';
 
 /** The replay plugin id (settings in schema/replay.json). */
 export const REPLAY_PLUGIN_ID = 'jupyterlab-junobench:replay';
@@ -68,7 +69,7 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
     revealer: IRevealer | null,
     folder: IWorkspaceFolder | null
   ): ICaseOpener => {
-    const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
+    const trans = (translator ?? nullTranslator).load(TRANSLATION_DOMAIN);
     const workspace = new Workspace({
       contents: app.serviceManager.contents,
       folder: folder?.folder ?? DEFAULT_WORKSPACE_FOLDER

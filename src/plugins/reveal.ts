@@ -1,6 +1,7 @@
 /**
  * Plugin: the gated reveal of a case's diagnosis and reference fix.
  */
+import { PathExt } from '@jupyterlab/coreutils';
 import type {
   JupyterFrontEnd,
   JupyterFrontEndPlugin
@@ -26,6 +27,7 @@ import {
 import { junobenchIcon } from '../icons';
 import { RevealView } from '../widgets/revealView';
 import { CommandIDs } from './commands';
+import { TRANSLATION_DOMAIN } from '../i18n';
 
 /** The reveal plugin id (settings in schema/reveal.json). */
 export const REVEAL_PLUGIN_ID = 'jupyterlab-junobench:reveal';
@@ -49,7 +51,7 @@ export const revealPlugin: JupyterFrontEndPlugin<IRevealer> = {
     translator: ITranslator | null,
     workshops: IWorkshopManager | null
   ): IRevealer => {
-    const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
+    const trans = (translator ?? nullTranslator).load(TRANSLATION_DOMAIN);
     let setting: RevealPolicy = 'after-attempt';
     const changed = new Signal<IRevealer, void>({} as IRevealer);
 
@@ -104,7 +106,7 @@ export const revealPlugin: JupyterFrontEndPlugin<IRevealer> = {
       const read = (kind: string): Promise<INotebookJSON> =>
         readServerNotebook(
           app.serviceManager.contents,
-          `${folder}/${c.name}_${kind}.ipynb`
+          PathExt.join(folder, `${c.name}_${kind}.ipynb`)
         );
       let diff: ICellDiff[];
       try {

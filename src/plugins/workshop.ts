@@ -28,6 +28,7 @@ import {
   WORKSHOP_SUFFIX
 } from '../workshop/workshop';
 import { CommandIDs } from './commands';
+import { TRANSLATION_DOMAIN } from '../i18n';
 
 /** The workshop plugin id (menus in schema/workshop.json). */
 export const WORKSHOP_PLUGIN_ID = 'jupyterlab-junobench:workshop';
@@ -60,7 +61,7 @@ export const workshopPlugin: JupyterFrontEndPlugin<IWorkshopManager> = {
     browser: IDefaultFileBrowser | null,
     docManager: IDocumentManager | null
   ): IWorkshopManager => {
-    const trans = (translator ?? nullTranslator).load('jupyterlab_junobench');
+    const trans = (translator ?? nullTranslator).load(TRANSLATION_DOMAIN);
     const contents = app.serviceManager.contents;
     const manager = new WorkshopManager({
       state,

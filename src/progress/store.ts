@@ -12,10 +12,10 @@ import type {
   DiagnosisQuestion,
   IPredictionAnswers
 } from '../repair/selfDiagnosis';
-import type { CaseStatus, ICaseStatusProvider } from '../tokens';
+import type { ICaseStatusProvider } from '../tokens';
 import type { ProgressBackup } from './backup';
 import { mergeProgress, sameProgress } from './merge';
-import type { IAttempt, ICaseProgress } from './types';
+import type { CaseStatus, IAttempt, ICaseProgress } from './types';
 import {
   emptyProgress,
   isAhead,

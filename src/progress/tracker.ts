@@ -11,11 +11,11 @@ import type {
   DiagnosisQuestion,
   IPredictionAnswers
 } from '../repair/selfDiagnosis';
-import type { CaseStatus, IProgressTracker } from '../tokens';
+import type { IProgressTracker } from '../tokens';
 import type { IProgressFile } from './backup';
 import { ProgressBackup } from './backup';
 import { ProgressStore } from './store';
-import type { ICaseProgress } from './types';
+import type { CaseStatus, ICaseProgress } from './types';
 
 /**
  * Tracks progress for the current casebook.

@@ -8,7 +8,9 @@ import type {
   IPrediction
 } from '../repair/selfDiagnosis';
 import { DIAGNOSIS_QUESTIONS } from '../repair/selfDiagnosis';
-import type { CaseStatus } from '../tokens';
+
+/** The status of a case for the learner. */
+export type CaseStatus = 'not-started' | 'crashed' | 'attempted' | 'solved';
 
 /** One repair attempt on a case. */
 export interface IAttempt {

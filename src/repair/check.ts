@@ -28,7 +28,9 @@ import {
   swallowedExceptions
 } from './evidence';
 import type { IReferenceEvidence } from './evidence';
-import { cellName, english, renderFinding, renderStatus } from './findings';
+import { cellRef } from '../i18n';
+import type { ICellRef } from '../i18n';
+import { english, renderFinding, renderStatus } from './findings';
 import type { CheckFinding, CheckStatus, Translate } from './findings';
 
 export type { CheckFinding, CheckStatus } from './findings';
@@ -228,16 +230,14 @@ export function planCheck(
   const fixedTarget = reproTarget
     ? toFixed.forward(reproTarget.cellIndex)
     : null;
-  const reproName = reproTarget
-    ? cellName(
-        reproTarget.cellIndex,
-        Private.count(reproduced.cells[reproTarget.cellIndex])
-      )
-    : '';
+  const reproName = cellRef(
+    reproTarget?.cellIndex ?? 0,
+    reproTarget ? Private.count(reproduced.cells[reproTarget.cellIndex]) : null
+  );
   const learnerName =
     targetIndex === null
       ? reproName
-      : cellName(targetIndex, Private.count(learner.cells[targetIndex]));
+      : cellRef(targetIndex, Private.count(learner.cells[targetIndex]));
   const guarded = reproTarget
     ? fixedTarget === null
       ? {
@@ -335,7 +335,7 @@ export function judgeRepair(
     if (!plan.traced.includes(i)) {
       continue;
     }
-    const name = cellName(i, result.step.executionCount);
+    const name = cellRef(i, result.step.executionCount);
     const report = readProbeReport(result.probe);
     const failed = !!result.error;
     if (!report?.trace || (!failed && !report.trace.lines.length)) {
@@ -451,7 +451,7 @@ export function judgeRepair(
       status: 'not-checked',
       finding: {
         code: 'no-evidence',
-        cell: cellName(plan.target.cellIndex, null)
+        cell: cellRef(plan.target.cellIndex, null)
       }
     });
   }
@@ -609,7 +609,7 @@ namespace Private {
     learnerCell: INbCell | null,
     fixedCell: INbCell,
     crash: string | null,
-    cell: string
+    cell: ICellRef
   ): { findings: IGuardFinding[]; repairedLine: number | null } {
     const none = { findings: [], repairedLine: null };
     const fixedCode = lines(stripMarkers(sourceText(fixedCell))).filter(
@@ -725,7 +725,7 @@ namespace Private {
       const step = failed.step;
       return {
         code: 'fresh-error',
-        cell: cellName(step.cellIndex, step.executionCount),
+        cell: cellRef(step.cellIndex, step.executionCount),
         line: failed.error.line,
         ename: failed.error.ename,
         evalue: failed.error.evalue,

@@ -4,6 +4,8 @@
  * of the state (what the cell created, rebound or mutated), read from its JSON
  * report, and the rules that compare it with the reference fix. Pure logic.
  */
+import { english } from '../i18n';
+import type { Translate } from '../i18n';
 
 /** A statement's first and last line and its kind ('String' for a bare string literal). */
 export type StatementSpan = [number, number, string];
@@ -291,10 +293,16 @@ export function compareEffects(
 }
 
 /**
- * A short description of a summarised value, e.g. `numpy.ndarray (30, 4) float64`.
+ * A short description of a summarised value, e.g. `numpy.ndarray (30, 4) float64`;
+ * its words (module, fitted) translated by `__`, English by default.
  */
-export function describeSummary(s: IValueSummary): string {
-  const parts = [s.type === 'module' ? `module ${String(s.name)}` : s.type];
+export function describeSummary(
+  s: IValueSummary,
+  __: Translate = english
+): string {
+  const parts = [
+    s.type === 'module' ? __('module %1', String(s.name)) : s.type
+  ];
   if (Array.isArray(s.shape)) {
     parts.push(`(${(s.shape as number[]).join(', ')})`);
   }
@@ -302,7 +310,7 @@ export function describeSummary(s: IValueSummary): string {
     parts.push(s.dtype);
   }
   if (typeof s.fitted === 'boolean') {
-    parts.push(s.fitted ? 'fitted' : 'not fitted');
+    parts.push(s.fitted ? __('fitted') : __('not fitted'));
   }
   if (s.value !== undefined) {
     parts.push(`= ${Private.show(s.value)}`);

@@ -4,6 +4,8 @@
  * command line renders the same codes in English. Cells are named as the
  * learner sees them: their position and their `[n]` prompt. Pure logic.
  */
+import { english, renderCell } from '../i18n';
+import type { ICellRef, Translate } from '../i18n';
 
 /** How a check ended. */
 export type CheckStatus =
@@ -22,22 +24,22 @@ export type CheckStatus =
 /** One thing a check found, with what a sentence about it needs. */
 export type CheckFinding =
   | { code: 'no-target' }
-  | { code: 'reference-unaligned'; cell: string }
-  | { code: 'target-deleted'; cell: string }
-  | { code: 'target-emptied'; cell: string }
-  | { code: 'target-commented-out'; cell: string }
-  | { code: 'line-commented-out'; cell: string; statement: string }
-  | { code: 'line-removed'; cell: string; statement: string }
+  | { code: 'reference-unaligned'; cell: ICellRef }
+  | { code: 'target-deleted'; cell: ICellRef }
+  | { code: 'target-emptied'; cell: ICellRef }
+  | { code: 'target-commented-out'; cell: ICellRef }
+  | { code: 'line-commented-out'; cell: ICellRef; statement: string }
+  | { code: 'line-removed'; cell: ICellRef; statement: string }
   | {
       code: 'swallowed';
-      cell: string;
+      cell: ICellRef;
       line: number;
       ename: string;
       evalue: string;
     }
-  | { code: 'not-executed'; cell: string; line: number; statement: string }
-  | { code: 'in-string'; cell: string; line: number; statement: string }
-  | { code: 'no-evidence'; cell: string }
+  | { code: 'not-executed'; cell: ICellRef; line: number; statement: string }
+  | { code: 'in-string'; cell: ICellRef; line: number; statement: string }
+  | { code: 'no-evidence'; cell: ICellRef }
   | {
       code: 'effect-differs';
       name: string;
@@ -50,7 +52,7 @@ export type CheckFinding =
   | { code: 'reference-failed'; message: string }
   | {
       code: 'fresh-error';
-      cell: string;
+      cell: ICellRef;
       line: number | null;
       ename: string;
       evalue: string;
@@ -65,22 +67,8 @@ export type CheckFinding =
   | { code: 'nb-live-not-run' }
   | { code: 'live'; result: 'ok' | 'error' | 'not-run' };
 
-/** The translation call the renderer uses (JupyterLab's `trans.__`). */
-export type Translate = (msgid: string, ...args: unknown[]) => string;
-
-/** English: `%1`, `%2`… replaced by the arguments. */
-export const english: Translate = (msgid, ...args) =>
-  msgid.replace(/%(\d+)/g, (m, n: string) =>
-    args[Number(n) - 1] === undefined ? m : String(args[Number(n) - 1])
-  );
-
-/**
- * A cell as the learner sees it: its position among all cells and its prompt,
- * e.g. `cell 7 [6]`, or `cell 7 [ ]` for a cell that has not run.
- */
-export function cellName(cellIndex: number, count: number | null): string {
-  return `cell ${cellIndex + 1} [${count === null ? ' ' : count}]`;
-}
+export { cellName, english } from '../i18n';
+export type { ICellRef, Translate } from '../i18n';
 
 /**
  * The verdict line of a status.
@@ -144,39 +132,39 @@ export function renderFinding(
     case 'reference-unaligned':
       return __(
         'No cell of the reference fix matches the crashing %1 of the reproduced notebook, so the check cannot tell what the repair must do; tell the casebook’s author.',
-        f.cell
+        renderCell(f.cell, __)
       );
     case 'target-deleted':
       return __(
         'The crashing cell (%1 in the reproduced notebook) was deleted or rewritten beyond recognition, but the reference fix keeps it: that hides the crash instead of fixing it.',
-        f.cell
+        renderCell(f.cell, __)
       );
     case 'target-emptied':
       return __(
         'The crashing %1 was emptied, but the reference fix keeps its code: an empty cell cannot crash, and cannot do its job either.',
-        f.cell
+        renderCell(f.cell, __)
       );
     case 'target-commented-out':
       return __(
         'The crashing %1 was commented out, but the reference fix keeps its code: that hides the crash instead of fixing it.',
-        f.cell
+        renderCell(f.cell, __)
       );
     case 'line-commented-out':
       return __(
         'In %1 the failing line `%2` was commented out, but the reference fix keeps it (repaired): that hides the crash.',
-        f.cell,
+        renderCell(f.cell, __),
         f.statement
       );
     case 'line-removed':
       return __(
         'In %1 the failing line `%2` was removed, but the reference fix keeps it (repaired): that hides the crash.',
-        f.cell,
+        renderCell(f.cell, __),
         f.statement
       );
     case 'swallowed':
       return __(
         'In %1, line %2 raised %3: %4, and the cell swallowed it (the reference fix raises no such error there): the crash is hidden, not fixed.',
-        f.cell,
+        renderCell(f.cell, __),
         f.line,
         f.ename,
         f.evalue
@@ -184,21 +172,21 @@ export function renderFinding(
     case 'not-executed':
       return __(
         'In %1 the repaired statement on line %2 (`%3`) never ran from a fresh kernel: code that does not run cannot fix the crash.',
-        f.cell,
+        renderCell(f.cell, __),
         f.line,
         f.statement
       );
     case 'in-string':
       return __(
         'In %1 the failing statement on line %2 (`%3`) was turned into a string literal: it no longer runs.',
-        f.cell,
+        renderCell(f.cell, __),
         f.line,
         f.statement
       );
     case 'no-evidence':
       return __(
         'The check could not trace %1 in the fresh kernel (is it an IPython kernel?), so it cannot tell whether the repair runs.',
-        f.cell
+        renderCell(f.cell, __)
       );
     case 'effect-differs':
       return __(
@@ -229,14 +217,14 @@ export function renderFinding(
       return f.line === null
         ? __(
             'From a fresh kernel, %1%2 raised %3: %4',
-            f.cell,
+            renderCell(f.cell, __),
             f.afterTarget ? __(' (after the target)') : '',
             f.ename,
             f.evalue
           )
         : __(
             'From a fresh kernel, %1%2, line %3 raised %4: %5',
-            f.cell,
+            renderCell(f.cell, __),
             f.afterTarget ? __(' (after the target)') : '',
             f.line,
             f.ename,

@@ -5,6 +5,7 @@
  */
 import type { ICase } from '../casebook/types';
 import { LIBRARY_LABELS } from '../casebook/library';
+import { cellName, english } from '../i18n';
 import { findTarget, orderComparison, recordedPlan } from '../replay/plan';
 import type { INotebookJSON, IReplayPlan } from '../replay/types';
 import { notebookDiff } from './diff';
@@ -61,7 +62,7 @@ export function hintLadder(
     {
       step: 3,
       title: trans.__('Where to look'),
-      text: Private.whereText(where, trans),
+      text: Private.whereText(where, reproduced, trans),
       cell: where?.cell ?? null
     },
     {
@@ -98,14 +99,8 @@ namespace Private {
     reason: Reason;
   }
 
-  /** Translation that only substitutes `%1`, `%2` …, like JupyterLab's `nullTranslator`. */
-  export const identity: IHintTrans = {
-    __: (msg: string, ...args: unknown[]) =>
-      msg.replace(/%(\d+)/g, (all, n: string) => {
-        const i = Number(n) - 1;
-        return i < args.length ? String(args[i]) : all;
-      })
-  };
+  /** English: only `%1`, `%2` … substituted, like JupyterLab's `nullTranslator`. */
+  export const identity: IHintTrans = { __: english };
 
   /** Lower-case the first letter unless the word looks like an acronym (`ML`, `GPU`). */
   export function lowerFirst(s: string): string {
@@ -159,26 +154,34 @@ namespace Private {
   }
 
   /** The sentence of step 3. */
-  export function whereText(where: IWhere | null, trans: IHintTrans): string {
+  export function whereText(
+    where: IWhere | null,
+    reproduced: INotebookJSON,
+    trans: IHintTrans
+  ): string {
     if (!where) {
       return trans.__('No crashing cell was recorded in this notebook.');
     }
+    // Named as the learner sees it: position and the reproduced notebook's prompt.
+    const count = reproduced.cells[where.cell - 1]?.execution_count;
+    const cell = cellName(
+      where.cell - 1,
+      typeof count === 'number' ? count : null,
+      trans.__.bind(trans)
+    );
     switch (where.reason) {
       case 'twice':
-        return trans.__('Look at cell %1: it ran twice in a row.', where.cell);
+        return trans.__('Look at %1: it ran twice in a row.', cell);
       case 'missing':
-        return trans.__(
-          'Look at cell %1: it had not run before the crash.',
-          where.cell
-        );
+        return trans.__('Look at %1: it had not run before the crash.', cell);
       case 'ahead':
         return trans.__(
-          'Look at cell %1: it ran earlier than it should have.',
-          where.cell
+          'Look at %1: it ran earlier than it should have.',
+          cell
         );
       case 'changed':
       case 'target':
-        return trans.__('Look at cell %1.', where.cell);
+        return trans.__('Look at %1.', cell);
     }
   }
 

@@ -1,6 +1,7 @@
 /**
- * Removal of ANSI terminal escape sequences from kernel output (tracebacks
- * arrive coloured by IPython). Pure string code.
+ * Removal of ANSI terminal escape sequences from kernel output and from the
+ * descriptor's recorded tracebacks (both coloured by IPython): the one
+ * `stripAnsi` of the project. Pure string code.
  */
 
 /**
@@ -15,10 +16,11 @@ export function stripAnsi(s: string): string {
  */
 namespace Private {
   /**
-   * OSC sequences (e.g. hyperlinks, ended by BEL or ST), CSI sequences
-   * (`ESC [ params final`, IPython's colours) and two-byte escapes.
+   * OSC sequences (e.g. hyperlinks, up to BEL or ST, or cut short), CSI
+   * sequences (`ESC [ params final`, IPython's colours, or the C1 byte) and
+   * the remaining two-byte escapes.
    */
   export const ANSI =
     // eslint-disable-next-line no-control-regex
-    /\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[\u001b\u009b]\[[0-?]*[ -/]*[@-~]|\u001b[@-Z\\-_]/g;
+    /\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|(?:\u001b\[|\u009b\[?)[0-?]*[ -/]*[@-~]|\u001b[@-Z\\-_]/g;
 }

@@ -3,6 +3,8 @@
  * that prints megabytes (or shows a table of ten thousand rows) cannot freeze
  * the page or fill the memory. Pure.
  */
+import type * as nbformat from '@jupyterlab/nbformat';
+
 import type { INbOutput } from './types';
 
 /** Limits on what is kept of one cell's outputs, in characters. */
@@ -46,10 +48,12 @@ export class OutputCap {
   take(output: INbOutput): INbOutput | null {
     switch (output.output_type) {
       case 'stream':
-        return this._takeStream(output);
+        return this._takeStream(output as nbformat.IStream);
       case 'display_data':
       case 'execute_result':
-        return this._takeRich(output);
+        return this._takeRich(
+          output as nbformat.IDisplayData | nbformat.IExecuteResult
+        );
       default:
         return output;
     }
@@ -67,7 +71,7 @@ export class OutputCap {
     return this._dropped > 0 ? truncationNote(this._dropped) : null;
   }
 
-  private _takeStream(output: INbOutput): INbOutput | null {
+  private _takeStream(output: nbformat.IStream): INbOutput | null {
     const text = Array.isArray(output.text)
       ? output.text.join('')
       : String(output.text ?? '');
@@ -81,9 +85,11 @@ export class OutputCap {
     return room > 0 ? { ...output, text: text.slice(0, room) } : null;
   }
 
-  private _takeRich(output: INbOutput): INbOutput | null {
-    const data = output.data ?? {};
-    const kept: Record<string, unknown> = {};
+  private _takeRich(
+    output: nbformat.IDisplayData | nbformat.IExecuteResult
+  ): INbOutput | null {
+    const data: nbformat.IMimeBundle = output.data ?? {};
+    const kept: nbformat.IMimeBundle = {};
     let any = false;
     for (const [mime, value] of Object.entries(data)) {
       const size = sizeOf(value);

@@ -2,25 +2,20 @@
  * Types of replay plans: which code cells run, in which order, and where the
  * recorded crash is. Pure data.
  */
+import type * as nbformat from '@jupyterlab/nbformat';
 
-/** A notebook cell output as nbformat 4 stores it (the subset we read). */
-export interface INbOutput {
-  output_type: string;
-  ename?: string;
-  evalue?: string;
-  traceback?: string[];
-  name?: string;
-  text?: string | string[];
-  data?: Record<string, unknown>;
-  execution_count?: number | null;
-  [key: string]: unknown;
-}
+/**
+ * A cell output: nbformat's own type (`@jupyterlab/nbformat`). Outputs read
+ * from a file are only as well-formed as `validateNotebook` checked; code that
+ * reads a field of another shape narrows first (`nbformat.isError`…).
+ */
+export type INbOutput = nbformat.IOutput;
 
 /** A notebook cell as nbformat 4 stores it (the subset we read). */
 export interface INbCell {
-  cell_type: string;
-  source: string | string[];
-  execution_count?: number | null;
+  cell_type: nbformat.CellType | string;
+  source: nbformat.MultilineString;
+  execution_count?: nbformat.ExecutionCount;
   outputs?: INbOutput[];
   id?: string;
   metadata?: Record<string, unknown>;

@@ -7,7 +7,8 @@
 import type { IRunResult } from '../kernel/runner';
 import { describeSummary } from '../repair/evidence';
 import type { ChangeKind, IValueSummary } from '../repair/evidence';
-import { cellName } from '../repair/findings';
+import { cellName, cellRef, english, renderCell, renderCells } from '../i18n';
+import type { ICellRef, Translate } from '../i18n';
 import { sourceText, stripMarkers } from '../replay/plan';
 import type { INotebookJSON } from '../replay/types';
 import {
@@ -30,7 +31,9 @@ export interface ITimelineStep {
   index: number;
   /** Index of the cell among all cells. */
   cellIndex: number;
-  /** The cell as the learner sees it: `cell 7 [6]`. */
+  /** Its `[n]` prompt in the replayed notebook, or null when it has none. */
+  executionCount: number | null;
+  /** The cell as the learner sees it, in English: `cell 7 [6]` (`cellName`). */
   cell: string;
   /** 1, or 2 for the second run of a `[reexecute]` cell. */
   run: 1 | 2;
@@ -70,6 +73,7 @@ export function buildTimeline(
     return {
       index,
       cellIndex: r.step.cellIndex,
+      executionCount: r.step.executionCount,
       cell: cellName(r.step.cellIndex, r.step.executionCount),
       run: r.step.run,
       error: r.error
@@ -116,11 +120,45 @@ export function nameHistory(
   return out;
 }
 
+/** One sentence of the explainer, as a code with parameters. */
+export type ExplanationLine =
+  | { code: 'no-crash'; order: ITimeline['order'] }
+  | { code: 'raised'; cell: ICellRef; ename: string; evalue: string }
+  | { code: 'defined-nowhere'; name: string }
+  | {
+      code: 'defined-ran-before';
+      name: string;
+      cells: ICellRef[];
+      crash: ICellRef;
+    }
+  | { code: 'defined-never-ran'; name: string; cells: ICellRef[] }
+  | { code: 'defined-ran-after'; name: string; cells: ICellRef[] }
+  | { code: 'ran-twice'; runs: Array<{ cell: ICellRef; step: number }> }
+  | {
+      code: 'last-changed';
+      name: string;
+      step: number;
+      cell: ICellRef;
+      secondRun: boolean;
+      before: IValueSummary | null;
+      after: IValueSummary | null;
+    }
+  | {
+      code: 'at-crash';
+      name: string;
+      value: IValueSummary | null;
+      step: number;
+      cell: ICellRef;
+    }
+  | { code: 'never-set'; name: string };
+
 /** The explainer's account of a crash: sentences plus what they rest on. */
 export interface IExplanation {
   /** Which rule explained it. */
   kind: 'name-error' | 'after-reexecution' | 'state' | 'no-crash';
-  /** Sentences for people, most important first. */
+  /** The sentences as codes with parameters, most important first. */
+  lines: ExplanationLine[];
+  /** The same sentences in English (the command line's words). */
   sentences: string[];
   /** The names involved. */
   names: string[];
@@ -136,21 +174,37 @@ export function explainCrash(
   timeline: ITimeline,
   notebook: INotebookJSON
 ): IExplanation {
+  const explained = (
+    kind: IExplanation['kind'],
+    lines: ExplanationLine[],
+    names: string[]
+  ): IExplanation => ({
+    kind,
+    lines,
+    sentences: lines.map(l => renderExplanationLine(l)),
+    names
+  });
   const crash = timeline.steps.find(s => s.error);
   if (!crash?.error) {
-    return {
-      kind: 'no-crash',
-      sentences: [`The ${timeline.order} run did not crash.`],
-      names: []
-    };
+    return explained(
+      'no-crash',
+      [{ code: 'no-crash', order: timeline.order }],
+      []
+    );
   }
   const cells = notebook.cells.map(c => ({
     source: c.cell_type === 'code' ? stripMarkers(sourceText(c)) : '',
     executionCount:
       typeof c.execution_count === 'number' ? c.execution_count : null
   }));
-  const name = (i: number) => cellName(i, cells[i]?.executionCount ?? null);
-  const head = `${crash.cell} raised ${crash.error.ename}: ${crash.error.evalue}`;
+  const ref = (i: number) => cellRef(i, cells[i]?.executionCount ?? null);
+  const crashCell = Private.stepCell(crash);
+  const head: ExplanationLine = {
+    code: 'raised',
+    cell: crashCell,
+    ename: crash.error.ename,
+    evalue: crash.error.evalue
+  };
 
   const missing =
     crash.error.ename === 'NameError' ||
@@ -160,27 +214,34 @@ export function explainCrash(
   if (missing) {
     const order = timeline.steps.map(s => s.cellIndex);
     const e = explainNameError(cells, crash.cellIndex, missing, order);
-    const sentences = [head];
+    const lines: ExplanationLine[] = [head];
     if (!e.definedIn.length) {
-      sentences.push(`No cell of the notebook defines \`${missing}\`.`);
+      lines.push({ code: 'defined-nowhere', name: missing });
     } else {
       if (e.ranBeforeCrash.length) {
-        sentences.push(
-          `\`${missing}\` is defined in ${e.ranBeforeCrash.map(name).join(', ')}, which ran before the crash, yet was not bound when ${crash.cell} ran.`
-        );
+        lines.push({
+          code: 'defined-ran-before',
+          name: missing,
+          cells: e.ranBeforeCrash.map(ref),
+          crash: crashCell
+        });
       }
       if (e.neverRan.length) {
-        sentences.push(
-          `\`${missing}\` is defined in ${e.neverRan.map(name).join(', ')}, which never ran before the crash.`
-        );
+        lines.push({
+          code: 'defined-never-ran',
+          name: missing,
+          cells: e.neverRan.map(ref)
+        });
       }
       if (e.ranAfterCrashOnly.length) {
-        sentences.push(
-          `\`${missing}\` is defined in ${e.ranAfterCrashOnly.map(name).join(', ')}, which ran only after the crash.`
-        );
+        lines.push({
+          code: 'defined-ran-after',
+          name: missing,
+          cells: e.ranAfterCrashOnly.map(ref)
+        });
       }
     }
-    return { kind: 'name-error', sentences, names: [missing] };
+    return explained('name-error', lines, [missing]);
   }
 
   const read = namesRead(cells[crash.cellIndex]?.source ?? '');
@@ -194,7 +255,7 @@ export function explainCrash(
           o => o.index < s.index && o.cellIndex === s.cellIndex
         ))
   );
-  const sentences = [head];
+  const lines: ExplanationLine[] = [head];
   // The names the crashing cell reads, and those the second runs changed.
   const suspects = [
     ...new Set([
@@ -208,35 +269,135 @@ export function explainCrash(
         .filter(({ history }) => history.length > 0)
     : [];
   if (rerun.length) {
+    lines.push({
+      code: 'ran-twice',
+      runs: twice.map(t => ({ cell: Private.stepCell(t), step: t.index + 1 }))
+    });
     for (const { n, history } of rerun) {
       const last = history[history.length - 1];
-      sentences.push(
-        `\`${n}\` last changed at step ${last.step.index + 1} (${last.step.cell}, ${twice.includes(last.step) ? 'its second run' : 'its first run'}): ${Private.show(last.before)} → ${Private.show(last.after)}.`
-      );
+      lines.push({
+        code: 'last-changed',
+        name: n,
+        step: last.step.index + 1,
+        cell: Private.stepCell(last.step),
+        secondRun: twice.includes(last.step),
+        before: last.before,
+        after: last.after
+      });
     }
-    sentences.splice(
-      1,
-      0,
-      `${twice.map(t => `${t.cell} ran twice (step ${t.index + 1} is its second run)`).join('; ')}.`
+    return explained(
+      'after-reexecution',
+      lines,
+      rerun.map(r => r.n)
     );
-    return {
-      kind: 'after-reexecution',
-      sentences,
-      names: rerun.map(r => r.n)
-    };
   }
   for (const n of involved.filter(
     x => !Private.isDefinition(timeline, x, crash.index)
   )) {
     const history = nameHistory(timeline, n, crash.index);
     const last = history[history.length - 1];
-    sentences.push(
+    lines.push(
       last
-        ? `\`${n}\` at the crash: ${Private.show(last.after)} (last changed at step ${last.step.index + 1}, ${last.step.cell}).`
-        : `\`${n}\` was never set before the crash.`
+        ? {
+            code: 'at-crash',
+            name: n,
+            value: last.after,
+            step: last.step.index + 1,
+            cell: Private.stepCell(last.step)
+          }
+        : { code: 'never-set', name: n }
     );
   }
-  return { kind: 'state', sentences, names: involved };
+  return explained('state', lines, involved);
+}
+
+/**
+ * One sentence of the explainer for people: translated by `__` (JupyterLab's `trans.__`), English by default.
+ */
+export function renderExplanationLine(
+  l: ExplanationLine,
+  __: Translate = english
+): string {
+  switch (l.code) {
+    case 'no-crash':
+      return l.order === 'recorded'
+        ? __('The recorded run did not crash.')
+        : __('The top-to-bottom run did not crash.');
+    case 'raised':
+      return __('%1 raised %2: %3', renderCell(l.cell, __), l.ename, l.evalue);
+    case 'defined-nowhere':
+      return __('No cell of the notebook defines `%1`.', l.name);
+    case 'defined-ran-before':
+      return __(
+        '`%1` is defined in %2, which ran before the crash, yet was not bound when %3 ran.',
+        l.name,
+        renderCells(l.cells, __),
+        renderCell(l.crash, __)
+      );
+    case 'defined-never-ran':
+      return __(
+        '`%1` is defined in %2, which never ran before the crash.',
+        l.name,
+        renderCells(l.cells, __)
+      );
+    case 'defined-ran-after':
+      return __(
+        '`%1` is defined in %2, which ran only after the crash.',
+        l.name,
+        renderCells(l.cells, __)
+      );
+    case 'ran-twice':
+      return __(
+        '%1.',
+        l.runs
+          .map(r =>
+            __(
+              '%1 ran twice (step %2 is its second run)',
+              renderCell(r.cell, __),
+              r.step
+            )
+          )
+          .join(__('; '))
+      );
+    case 'last-changed': {
+      const args = [
+        l.name,
+        l.step,
+        renderCell(l.cell, __),
+        Private.show(l.before, __),
+        Private.show(l.after, __)
+      ];
+      return l.secondRun
+        ? __(
+            '`%1` last changed at step %2 (%3, its second run): %4 → %5.',
+            ...args
+          )
+        : __(
+            '`%1` last changed at step %2 (%3, its first run): %4 → %5.',
+            ...args
+          );
+    }
+    case 'at-crash':
+      return __(
+        '`%1` at the crash: %2 (last changed at step %3, %4).',
+        l.name,
+        Private.show(l.value, __),
+        l.step,
+        renderCell(l.cell, __)
+      );
+    case 'never-set':
+      return __('`%1` was never set before the crash.', l.name);
+  }
+}
+
+/**
+ * An explanation's sentences for people, translated by `__`.
+ */
+export function renderExplanation(
+  e: IExplanation,
+  __: Translate = english
+): string[] {
+  return e.lines.map(l => renderExplanationLine(l, __));
 }
 
 namespace Private {
@@ -294,13 +455,23 @@ namespace Private {
   /**
    * A summary for a sentence.
    */
-  export function show(s: IValueSummary | null): string {
+  export function show(s: IValueSummary | null, __: Translate): string {
     if (!s) {
-      return 'not defined';
+      return __('not defined');
     }
-    const cols = Array.isArray(s.columns)
-      ? ` columns ${(s.columns as string[]).join(', ')}`
-      : '';
-    return `${describeSummary(s)}${cols}`;
+    return Array.isArray(s.columns)
+      ? __(
+          '%1 columns %2',
+          describeSummary(s, __),
+          (s.columns as string[]).join(', ')
+        )
+      : describeSummary(s, __);
+  }
+
+  /**
+   * The cell a step ran, as messages carry it.
+   */
+  export function stepCell(step: ITimelineStep): ICellRef {
+    return cellRef(step.cellIndex, step.executionCount);
   }
 }

@@ -10,7 +10,12 @@ import type { ICase } from '../casebook/types';
 import { recordedPlan } from '../replay/plan';
 import type { INotebookJSON, IReplayPlan } from '../replay/types';
 import { alignCell } from './align';
-import { caseVerdict, judgeFixed, judgeReproduced } from './verdict';
+import {
+  caseVerdict,
+  judgeFixed,
+  judgeReproduced,
+  notebookJudgement
+} from './verdict';
 import type { CaseVerdict, INotebookJudgement } from './verdict';
 
 /** How a case verification reads notebooks and runs plans. */
@@ -42,11 +47,7 @@ export async function verifyCaseWith(
   c: ICase,
   io: ICaseVerifyIO
 ): Promise<ICaseVerification> {
-  const notRun: INotebookJudgement = {
-    verdict: 'not-run',
-    reason: 'Not run.',
-    observed: null
-  };
+  const notRun = notebookJudgement('not-run', { code: 'not-run' });
   const done = (
     reproduced: INotebookJudgement,
     fixed: INotebookJudgement
@@ -58,13 +59,12 @@ export async function verifyCaseWith(
   const folder = c.files.folder;
   if (!folder || !c.files.reproduced) {
     return done(
-      {
-        verdict: 'missing-notebook',
-        reason: folder
-          ? `${c.name}_reproduced.ipynb is missing.`
-          : 'The case folder is missing.',
-        observed: null
-      },
+      notebookJudgement(
+        'missing-notebook',
+        folder
+          ? { code: 'notebook-missing', file: `${c.name}_reproduced.ipynb` }
+          : { code: 'no-case-folder' }
+      ),
       notRun
     );
   }
@@ -72,7 +72,10 @@ export async function verifyCaseWith(
   const repro = await io.read(reproducedPath);
   if (typeof repro === 'string') {
     return done(
-      { verdict: 'invalid-notebook', reason: repro, observed: null },
+      notebookJudgement('invalid-notebook', {
+        code: 'invalid-notebook',
+        message: repro
+      }),
       notRun
     );
   }
@@ -80,32 +83,39 @@ export async function verifyCaseWith(
   const reproRun = await io.run(plan, reproducedPath, {});
   let reproduced: INotebookJudgement =
     typeof reproRun === 'string'
-      ? { verdict: 'kernel-died' as const, reason: reproRun, observed: null }
+      ? notebookJudgement('kernel-died', {
+          code: 'run-stopped',
+          message: reproRun
+        })
       : judgeReproduced(plan, reproRun, c.ename);
   if (reproduced.verdict === 'fail' && Private.needsMissingData(c, repro)) {
     // Without its input files the notebook cannot reach the recorded state.
-    reproduced = {
-      ...reproduced,
-      verdict: 'missing-data',
-      reason: `The case folder has no input data files but the notebook reads data/ (${reproduced.reason})`
-    };
+    reproduced = notebookJudgement(
+      'missing-data',
+      { code: 'data-files-missing', because: reproduced.why },
+      reproduced.observed
+    );
   }
 
   if (!c.files.fixed) {
-    return done(reproduced, {
-      verdict: 'missing-notebook',
-      reason: `${c.name}_fixed.ipynb is missing.`,
-      observed: null
-    });
+    return done(
+      reproduced,
+      notebookJudgement('missing-notebook', {
+        code: 'notebook-missing',
+        file: `${c.name}_fixed.ipynb`
+      })
+    );
   }
   const fixedPath = `${folder}/${c.name}_fixed.ipynb`;
   const fixedNb = await io.read(fixedPath);
   if (typeof fixedNb === 'string') {
-    return done(reproduced, {
-      verdict: 'invalid-notebook',
-      reason: fixedNb,
-      observed: null
-    });
+    return done(
+      reproduced,
+      notebookJudgement('invalid-notebook', {
+        code: 'invalid-notebook',
+        message: fixedNb
+      })
+    );
   }
   const fixedPlan = recordedPlan(fixedNb);
   const aligned = plan.target
@@ -120,14 +130,17 @@ export async function verifyCaseWith(
   });
   let fixed: INotebookJudgement =
     typeof fixedRun === 'string'
-      ? { verdict: 'kernel-died' as const, reason: fixedRun, observed: null }
+      ? notebookJudgement('kernel-died', {
+          code: 'run-stopped',
+          message: fixedRun
+        })
       : judgeFixed(fixedRun, targetStep);
   if (fixed.verdict === 'fail' && Private.needsMissingData(c, fixedNb)) {
-    fixed = {
-      ...fixed,
-      verdict: 'missing-data',
-      reason: `The case folder has no input data files but the notebook reads data/ (${fixed.reason})`
-    };
+    fixed = notebookJudgement(
+      'missing-data',
+      { code: 'data-files-missing', because: fixed.why },
+      fixed.observed
+    );
   }
   return done(reproduced, fixed);
 }

@@ -3,6 +3,8 @@
  * recorded, and does the fixed notebook run cleanly? Pure logic.
  */
 import type { ICellError, IRunResult, IStepResult } from '../kernel/runner';
+import { cellRef, english, renderCell } from '../i18n';
+import type { ICellRef, Translate } from '../i18n';
 import { normaliseEname } from '../replay/plan';
 import type { IReplayPlan } from '../replay/types';
 
@@ -22,11 +24,56 @@ export type NotebookVerdict =
 /** The overall state of a case. */
 export type CaseVerdict = 'pass' | 'fail' | 'missing' | 'error';
 
+/** Why a notebook run got its verdict, as a code with parameters. */
+export type VerdictReason =
+  | { code: 'no-recorded-crash' }
+  | { code: 'crashed-as-recorded'; ename: string }
+  | {
+      code: 'crashed-differently';
+      ename: string;
+      recorded: string;
+      /** The cell that crashed, null when it is the target. */
+      cell: ICellRef | null;
+      target: ICellRef;
+    }
+  | { code: 'no-crash' }
+  | { code: 'run-stopped'; message: string }
+  | { code: 'fixed-raised'; ename: string; step: number; cell: ICellRef }
+  | { code: 'fixed-clean'; earlierErrors: number }
+  | { code: 'missing-data'; evalue: string }
+  | {
+      code: 'module-not-installed';
+      module: string;
+      ename: string;
+      cell: ICellRef | null;
+    }
+  | {
+      code: 'module-lacks-name';
+      module: string;
+      name: string;
+      ename: string;
+      cell: ICellRef | null;
+    }
+  | {
+      code: 'module-not-importable';
+      module: string;
+      observed: string;
+      cell: ICellRef | null;
+    }
+  | { code: 'library-not-importable'; observed: string; cell: ICellRef | null }
+  | { code: 'not-run' }
+  | { code: 'no-case-folder' }
+  | { code: 'notebook-missing'; file: string }
+  | { code: 'invalid-notebook'; message: string }
+  | { code: 'data-files-missing'; because: VerdictReason };
+
 /** The judgement of one notebook run. */
 export interface INotebookJudgement {
   /** Verdict. */
   verdict: NotebookVerdict;
-  /** One sentence saying why. */
+  /** Why, as a code with parameters (`renderVerdictReason`). */
+  why: VerdictReason;
+  /** One sentence saying why, in English. */
   reason: string;
   /** The exception observed, if any. */
   observed: string | null;
@@ -46,11 +93,9 @@ export function judgeReproduced(
 ): INotebookJudgement {
   const target = plan.target;
   if (!target) {
-    return {
-      verdict: 'no-recorded-crash',
-      reason: 'The reproduced notebook holds no error output to aim at.',
-      observed: null
-    };
+    return notebookJudgement('no-recorded-crash', {
+      code: 'no-recorded-crash'
+    });
   }
   // A module missing before the target keeps the notebook from the recorded
   // state, whatever the run met afterwards.
@@ -71,40 +116,41 @@ export function judgeReproduced(
     const expected = normaliseEname(recordedEname || target.ename);
     const got = normaliseEname(run.error.ename);
     if (step.cellIndex === target.cellIndex && got === expected) {
-      return {
-        verdict: 'pass',
-        reason: `Crashed at the target cell with ${run.error.ename} as recorded.`,
+      return notebookJudgement(
+        'pass',
+        { code: 'crashed-as-recorded', ename: run.error.ename },
         observed
-      };
+      );
     }
     if (special) {
       return { ...special, observed };
     }
-    const where =
-      step.cellIndex === target.cellIndex
-        ? 'at the target cell'
-        : `at cell ${step.cellIndex + 1} instead of the target cell ${target.cellIndex + 1}`;
-    return {
-      verdict: 'fail',
-      reason: `Crashed ${where} with ${run.error.ename} (recorded: ${recordedEname || target.ename}).`,
+    const targetStep = plan.steps.find(s => s.cellIndex === target.cellIndex);
+    return notebookJudgement(
+      'fail',
+      {
+        code: 'crashed-differently',
+        ename: run.error.ename,
+        recorded: recordedEname || target.ename,
+        cell:
+          step.cellIndex === target.cellIndex
+            ? null
+            : cellRef(step.cellIndex, step.executionCount),
+        target: cellRef(target.cellIndex, targetStep?.executionCount ?? null)
+      },
       observed
-    };
+    );
   }
   if (special) {
     return special;
   }
   if (run.status === 'completed') {
-    return {
-      verdict: 'fail',
-      reason: 'Ran to the end without the recorded crash.',
-      observed: null
-    };
+    return notebookJudgement('fail', { code: 'no-crash' });
   }
-  return {
-    verdict: run.status === 'timeout' ? 'timeout' : 'kernel-died',
-    reason: run.message,
-    observed: null
-  };
+  return notebookJudgement(
+    run.status === 'timeout' ? 'timeout' : 'kernel-died',
+    { code: 'run-stopped', message: run.message }
+  );
 }
 
 /**
@@ -129,26 +175,27 @@ export function judgeFixed(
     if (special) {
       return { ...special, observed };
     }
-    return {
-      verdict: 'fail',
-      reason: `The fixed notebook raised ${late.error.ename} at step ${late.index + 1}.`,
+    return notebookJudgement(
+      'fail',
+      {
+        code: 'fixed-raised',
+        ename: late.error.ename,
+        step: late.index + 1,
+        cell: cellRef(late.step.cellIndex, late.step.executionCount)
+      },
       observed
-    };
+    );
   }
   if (run.status === 'timeout' || run.status === 'kernel-died') {
-    return {
-      verdict: run.status,
-      reason: run.message,
-      observed: null
-    };
+    return notebookJudgement(run.status, {
+      code: 'run-stopped',
+      message: run.message
+    });
   }
-  return {
-    verdict: 'pass',
-    reason: errors.length
-      ? `Ran cleanly from the target on (${errors.length} earlier cell(s) raised errors).`
-      : 'Ran without error.',
-    observed: null
-  };
+  return notebookJudgement('pass', {
+    code: 'fixed-clean',
+    earlierErrors: errors.length
+  });
 }
 
 /**
@@ -199,11 +246,11 @@ function judgeEnvironment(run: IRunResult): INotebookJudgement | null {
     return Private.missingDependency(error, same ? at : undefined);
   }
   if (MISSING_FILE.has(name)) {
-    return {
-      verdict: 'missing-data',
-      reason: `An input file is missing: ${error.evalue}`,
-      observed: `${error.ename}: ${error.evalue}`
-    };
+    return notebookJudgement(
+      'missing-data',
+      { code: 'missing-data', evalue: error.evalue },
+      `${error.ename}: ${error.evalue}`
+    );
   }
   return null;
 }
@@ -225,6 +272,109 @@ function judgeMissingModule(
   return hit?.error ? Private.missingDependency(hit.error, hit) : null;
 }
 
+/**
+ * A judgement with its English reason.
+ */
+export function notebookJudgement(
+  verdict: NotebookVerdict,
+  why: VerdictReason,
+  observed: string | null = null
+): INotebookJudgement {
+  return { verdict, why, reason: renderVerdictReason(why), observed };
+}
+
+/**
+ * Why a notebook run got its verdict, as a sentence: translated by `__` (JupyterLab's `trans.__`), English by default.
+ */
+export function renderVerdictReason(
+  r: VerdictReason,
+  __: Translate = english
+): string {
+  const where = (cell: ICellRef | null) =>
+    cell ? __(' in %1', renderCell(cell, __)) : '';
+  switch (r.code) {
+    case 'no-recorded-crash':
+      return __('The reproduced notebook holds no error output to aim at.');
+    case 'crashed-as-recorded':
+      return __('Crashed at the target cell with %1 as recorded.', r.ename);
+    case 'crashed-differently':
+      return r.cell === null
+        ? __(
+            'Crashed at the target cell with %1 (recorded: %2).',
+            r.ename,
+            r.recorded
+          )
+        : __(
+            'Crashed at %1 instead of the target %2 with %3 (recorded: %4).',
+            renderCell(r.cell, __),
+            renderCell(r.target, __),
+            r.ename,
+            r.recorded
+          );
+    case 'no-crash':
+      return __('Ran to the end without the recorded crash.');
+    case 'run-stopped':
+    case 'invalid-notebook':
+      // The runner's and the reader's own sentences.
+      return r.message;
+    case 'not-run':
+      return __('Not run.');
+    case 'no-case-folder':
+      return __('The case folder is missing.');
+    case 'notebook-missing':
+      return __('%1 is missing.', r.file);
+    case 'data-files-missing':
+      return __(
+        'The case folder has no input data files but the notebook reads data/ (%1)',
+        renderVerdictReason(r.because, __)
+      );
+    case 'fixed-raised':
+      return __(
+        'The fixed notebook raised %1 at step %2 (%3).',
+        r.ename,
+        r.step,
+        renderCell(r.cell, __)
+      );
+    case 'fixed-clean':
+      return r.earlierErrors
+        ? __(
+            'Ran cleanly from the target on (%1 earlier cell(s) raised errors).',
+            r.earlierErrors
+          )
+        : __('Ran without error.');
+    case 'missing-data':
+      return __('An input file is missing: %1', r.evalue);
+    case 'module-not-installed':
+      return __(
+        "Module '%1' is not installed (%2%3).",
+        r.module,
+        r.ename,
+        where(r.cell)
+      );
+    case 'module-lacks-name':
+      return __(
+        "Module '%1' has no '%2': another version may be installed (%3%4).",
+        r.module,
+        r.name,
+        r.ename,
+        where(r.cell)
+      );
+    case 'module-not-importable':
+      return __(
+        "Module '%1' cannot be imported (%2%3).",
+        r.module,
+        r.observed,
+        where(r.cell)
+      );
+    case 'library-not-importable':
+      return __(
+        'A library cannot be imported (%1%2).',
+        r.observed,
+        where(r.cell)
+      );
+  }
+}
+
 namespace Private {
   /**
    * The judgement for an import that failed, naming the module and the cell.
@@ -234,23 +384,31 @@ namespace Private {
     at?: IStepResult
   ): INotebookJudgement {
     const observed = `${error.ename}: ${error.evalue}`;
-    const where = at ? ` in ${cellLabel(at)}` : '';
+    const cell = at ? cellRef(at.step.cellIndex, at.step.executionCount) : null;
     const notFound = /No module named '?([\w.]+)'?/.exec(error.evalue);
     const noName = /cannot import name '([^']+)' from '([^']+)'/.exec(
       error.evalue
     );
     const module = notFound || noName ? null : importedModule(error);
-    let reason: string;
-    if (notFound) {
-      reason = `Module '${notFound[1]}' is not installed (${error.ename}${where}).`;
-    } else if (noName) {
-      reason = `Module '${noName[2]}' has no '${noName[1]}': another version may be installed (${error.ename}${where}).`;
-    } else if (module) {
-      reason = `Module '${module}' cannot be imported (${observed}${where}).`;
-    } else {
-      reason = `A library cannot be imported (${observed}${where}).`;
-    }
-    return { verdict: 'missing-dependency', reason, observed };
+    const why: VerdictReason = notFound
+      ? {
+          code: 'module-not-installed',
+          module: notFound[1],
+          ename: error.ename,
+          cell
+        }
+      : noName
+        ? {
+            code: 'module-lacks-name',
+            module: noName[2],
+            name: noName[1],
+            ename: error.ename,
+            cell
+          }
+        : module
+          ? { code: 'module-not-importable', module, observed, cell }
+          : { code: 'library-not-importable', observed, cell };
+    return notebookJudgement('missing-dependency', why, observed);
   }
 
   /**
@@ -274,14 +432,5 @@ namespace Private {
       }
     }
     return null;
-  }
-
-  /**
-   * A cell as people find it in the notebook: its 1-based position among all
-   * cells and its recorded `[n]` prompt when it has one, e.g. `cell 2 [1]`.
-   */
-  function cellLabel(result: IStepResult): string {
-    const count = result.step.executionCount;
-    return `cell ${result.step.cellIndex + 1}${count === null ? '' : ` [${count}]`}`;
   }
 }

@@ -18,7 +18,9 @@ import { MessageLoop } from '@lumino/messaging';
 import type { Message } from '@lumino/messaging';
 import { Panel, Widget } from '@lumino/widgets';
 
+import { cellName } from '../i18n';
 import type { IDrift } from '../kernel/drift';
+import { renderExplanation } from '../state/timeline';
 import type { CheckController, ICheckState } from '../model/checkController';
 import { DiagnosisForm } from './diagnosisForm';
 import type { IReplayState, ReplayController } from '../model/replayController';
@@ -237,7 +239,7 @@ export class CaseHeader extends Panel {
     this._status.dataset.kernelFate = state.result?.kernelFate ?? '';
     const sentences =
       state.explanation && state.explanation.kind !== 'no-crash'
-        ? state.explanation.sentences
+        ? renderExplanation(state.explanation, trans.__.bind(trans))
         : [];
     this._why.hidden = sentences.length === 0;
     this._whyList.textContent = '';
@@ -304,10 +306,9 @@ export class CaseHeader extends Panel {
       }
       item.textContent = step.run === 2 ? `${step.cell}↻` : String(step.cell);
       item.title = trans.__(
-        'Step %1: cell %2%3%4',
+        'Step %1: %2%3',
         i + 1,
-        step.cell,
-        step.count !== null ? ` [${step.count}]` : '',
+        cellName(step.cell - 1, step.count, trans.__.bind(trans)),
         step.run === 2 ? trans.__(' (run again)') : ''
       );
       this._timeline.appendChild(item);

@@ -21,6 +21,8 @@ import type { CaseStatus } from '../tokens';
 import { FACETS } from '../model/catalogue';
 import type { CatalogueModel, FacetKey, IFacetValue } from '../model/catalogue';
 import { formatCountdown } from '../workshop/playlist';
+import { renderCaseMarker, renderCasebookMessage } from '../casebook/messages';
+import { TRANSLATION_DOMAIN } from '../i18n';
 
 /** How many cases are rendered before "Show more". */
 const PAGE = 200;
@@ -35,7 +37,7 @@ export class CasebookPanel extends SidePanel {
   constructor(options: CasebookPanel.IOptions) {
     const translator = options.translator ?? nullTranslator;
     super({ translator, content: new Panel() });
-    this.trans = translator.load('jupyterlab_junobench');
+    this.trans = translator.load(TRANSLATION_DOMAIN);
     this._model = options.model;
     this._onOpen = options.onOpen;
     this._onLeaveWorkshop = options.onLeaveWorkshop ?? null;
@@ -469,7 +471,9 @@ export class CasebookPanel extends SidePanel {
         )
       );
       for (const p of problems.slice(0, 20)) {
-        lines.push(`• ${p.file}${p.case ? ` (${p.case})` : ''}: ${p.message}`);
+        lines.push(
+          `• ${p.file}${p.case ? ` (${p.case})` : ''}: ${renderCasebookMessage(p.why, trans.__.bind(trans))}`
+        );
       }
     }
     this._message.textContent = lines.join('\n');
@@ -667,14 +671,17 @@ export class CasebookPanel extends SidePanel {
     if (c.problems.length) {
       const warn = document.createElement('span');
       warn.className = 'jp-Junobench-caseProblem';
+      const markers = c.markers.map(m =>
+        renderCaseMarker(m, trans.__.bind(trans))
+      );
       // A draft did not verify yet: say so rather than "incomplete".
       warn.textContent = c.problems.includes(MARKER_DRAFT)
         ? trans.__('draft')
         : trans.__('incomplete');
-      warn.title = c.problems.join('\n');
+      warn.title = markers.join('\n');
       warn.setAttribute(
         'aria-label',
-        trans.__('Incomplete case: %1', c.problems.join('; '))
+        trans.__('Incomplete case: %1', markers.join('; '))
       );
       top.appendChild(warn);
     }

@@ -15,6 +15,7 @@ import type { ICase } from '../casebook/types';
 import type { ICellDiff } from '../repair/diff';
 import type { ISelfDiagnosis } from '../progress/types';
 import { DiagnosisForm } from './diagnosisForm';
+import { cellName } from '../i18n';
 
 /**
  * Renders the reveal of one case.
@@ -88,11 +89,7 @@ export class RevealView extends Widget {
       );
       section.dataset.kind = d.kind;
       const where = (n: number | null, count: number | null) =>
-        n === null
-          ? '—'
-          : count === null
-            ? trans.__('cell %1 (not run)', n)
-            : trans.__('cell %1 [%2]', n, count);
+        n === null ? '—' : cellName(n - 1, count, trans.__.bind(trans));
       const heading = trans.__(
         '%1: %2 → %3',
         this._kindLabel(d.kind, trans),

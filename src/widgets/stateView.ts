@@ -11,6 +11,8 @@ import { Widget } from '@lumino/widgets';
 import { describeSummary } from '../repair/evidence';
 import type { ITimeline } from '../state/timeline';
 import type { ReplayController } from '../model/replayController';
+import { cellName } from '../i18n';
+import { renderExplanation } from '../state/timeline';
 
 /**
  * Renders the state timelines of one working copy.
@@ -62,7 +64,10 @@ export class StateView extends Widget {
       const title = document.createElement('h3');
       title.textContent = heading;
       const list = document.createElement('ul');
-      for (const sentence of explanation.sentences) {
+      for (const sentence of renderExplanation(
+        explanation,
+        trans.__.bind(trans)
+      )) {
         const item = document.createElement('li');
         item.textContent = sentence;
         list.appendChild(item);
@@ -137,7 +142,7 @@ export class StateView extends Widget {
         ? trans.__(
             'Step %1, %2%3: raised %4: %5',
             step.index + 1,
-            step.cell,
+            cellName(step.cellIndex, step.executionCount, trans.__.bind(trans)),
             step.run === 2 ? trans.__(' (second run)') : '',
             step.error.ename,
             step.error.evalue
@@ -145,14 +150,16 @@ export class StateView extends Widget {
         : trans.__(
             'Step %1, %2%3',
             step.index + 1,
-            step.cell,
+            cellName(step.cellIndex, step.executionCount, trans.__.bind(trans)),
             step.run === 2 ? trans.__(' (second run)') : ''
           );
       th.title = label;
       th.setAttribute('aria-label', label);
       const sub = document.createElement('span');
       sub.className = 'jp-Junobench-stateCell';
-      sub.textContent = step.error ? `✗ ${step.error.ename}` : step.cell;
+      sub.textContent = step.error
+        ? `✗ ${step.error.ename}`
+        : cellName(step.cellIndex, step.executionCount, trans.__.bind(trans));
       th.appendChild(sub);
       if (step.error) {
         th.dataset.error = step.error.ename;
@@ -190,7 +197,9 @@ export class StateView extends Widget {
               : c.change === 'mutated'
                 ? '~'
                 : '−';
-        const summary = c.summary ? describeSummary(c.summary) : '';
+        const summary = c.summary
+          ? describeSummary(c.summary, trans.__.bind(trans))
+          : '';
         const columns = Array.isArray(c.summary?.columns)
           ? trans.__(
               ', columns %1',
@@ -202,7 +211,7 @@ export class StateView extends Widget {
           name,
           Private.changeWord(c.change, trans),
           step.index + 1,
-          step.cell,
+          cellName(step.cellIndex, step.executionCount, trans.__.bind(trans)),
           summary,
           columns
         );

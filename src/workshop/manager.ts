@@ -56,7 +56,7 @@ export class WorkshopManager implements IWorkshopManager {
         `${path}: cannot be read (${(reason as Error).message ?? String(reason)})`
       );
     }
-    const workshop = parseWorkshop(text, path);
+    const workshop = await parseWorkshop(text, path);
     const previous = this._active;
     const same =
       previous !== null &&
@@ -108,7 +108,7 @@ export class WorkshopManager implements IWorkshopManager {
         : null;
     try {
       // The saved copy is checked like a file: the state DB is not trusted.
-      const workshop = parseWorkshop(
+      const workshop = await parseWorkshop(
         JSON.stringify(record.workshop ?? null),
         path || '(saved workshop)'
       );

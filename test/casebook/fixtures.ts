@@ -3,7 +3,8 @@
  */
 
 import { libraryOf } from '../../src/casebook';
-import type { ICase } from '../../src/casebook';
+import type { ICase, ICasebookProblem } from '../../src/casebook';
+import { renderCasebookMessage } from '../../src/casebook/messages';
 
 import { makeXlsx } from './xlsx';
 import type { IXlsxOptions, TestCell } from './xlsx';
@@ -142,6 +143,7 @@ export function caseRecord(name: string, fields: Partial<ICase> = {}): ICase {
       data: []
     },
     problems: [],
+    markers: [],
     ...fields,
     library,
     rootCause,
@@ -149,4 +151,18 @@ export function caseRecord(name: string, fields: Partial<ICase> = {}): ICase {
       fields.notebookSpecific ??
       (library === 'NBspecific' || rootCause === 'NB specific')
   };
+}
+
+/**
+ * Loader problems as the tests spell them (file, case, English message,
+ * severity), after checking that each problem's code renders, in English, to
+ * exactly its message.
+ */
+export function spelled(
+  problems: readonly ICasebookProblem[]
+): Array<Omit<ICasebookProblem, 'why'>> {
+  return problems.map(({ why, ...rest }) => {
+    expect(renderCasebookMessage(why)).toBe(rest.message);
+    return rest;
+  });
 }

@@ -22,7 +22,8 @@ import {
   descRow,
   descriptorXlsx,
   diagnosesXlsx,
-  HEADER
+  HEADER,
+  spelled
 } from './fixtures';
 import { MemoryCasebookSource } from './memorySource';
 
@@ -118,7 +119,7 @@ describe('path traversal in descriptor names', () => {
         })
       );
       const book = await loadCasebook(source, { root: ROOT });
-      expect(book.problems).toEqual([
+      expect(spelled(book.problems)).toEqual([
         {
           file: 'benchmark_desc.xlsx',
           case: name,
@@ -169,7 +170,7 @@ describe('path traversal in descriptor names', () => {
       })
     );
     const book = await loadCasebook(source, { root: ROOT });
-    expect(book.problems).toEqual([
+    expect(spelled(book.problems)).toEqual([
       expect.objectContaining({
         severity: 'warning',
         message: expect.stringMatching(message)
@@ -193,7 +194,7 @@ describe('path traversal in descriptor names', () => {
       })
     );
     const book = await loadCasebook(source, { root: ROOT });
-    expect(book.problems).toEqual([
+    expect(spelled(book.problems)).toEqual([
       {
         file: 'diagnoses.xlsx',
         case: '../../etc/passwd',
@@ -237,7 +238,7 @@ describe('entries the source refuses', () => {
 
   it('refuses a case folder, keeping the other cases', async () => {
     const { book, inner } = await load({ 'benchmark/torch_2': OUTSIDE });
-    expect(book.problems).toEqual([
+    expect(spelled(book.problems)).toEqual([
       {
         file: 'benchmark/torch_2',
         case: 'torch_2',
@@ -256,7 +257,7 @@ describe('entries the source refuses', () => {
     const { book } = await load({
       'benchmark/torch_2/torch_2_reproduced.ipynb': OUTSIDE
     });
-    expect(book.problems).toEqual([
+    expect(spelled(book.problems)).toEqual([
       expect.objectContaining({
         file: 'benchmark/torch_2/torch_2_reproduced.ipynb',
         case: 'torch_2',
@@ -287,7 +288,7 @@ describe('entries the source refuses', () => {
 
   it('refuses the descriptor and still lists the case folders', async () => {
     const { book, inner } = await load({ 'benchmark_desc.xlsx': OUTSIDE });
-    expect(book.problems).toEqual([
+    expect(spelled(book.problems)).toEqual([
       {
         file: 'benchmark_desc.xlsx',
         message: `benchmark_desc.xlsx was refused: ${OUTSIDE}.`,
@@ -308,7 +309,7 @@ describe('entries the source refuses', () => {
         'numpy_3/data/a.csv': ''
       }
     );
-    expect(book.problems).toEqual([
+    expect(spelled(book.problems)).toEqual([
       expect.objectContaining({ file: 'benchmark', severity: 'error' })
     ]);
     expect(
@@ -386,7 +387,7 @@ describe('oversized files', () => {
     const { book, source } = await load({
       'benchmark_desc.xlsx': HUNDRED_MB
     });
-    expect(book.problems).toEqual([
+    expect(spelled(book.problems)).toEqual([
       {
         file: 'benchmark_desc.xlsx',
         message:
@@ -404,7 +405,7 @@ describe('oversized files', () => {
       { 'diagnoses.xlsx': diagnosesXlsx([['pandas_1_reproduced', 'x']]) }
     );
     expect(book.hasDiagnoses).toBe(false);
-    expect(book.problems).toEqual([
+    expect(spelled(book.problems)).toEqual([
       expect.objectContaining({
         file: 'diagnoses.xlsx',
         message: expect.stringMatching(/^diagnoses\.xlsx is 100\.0 MB/)
@@ -471,7 +472,7 @@ describe('a descriptor with 10,000 rows', () => {
     const source = new MemoryCasebookSource(files);
     const book = await loadCasebook(source);
 
-    expect(book.problems).toEqual([]);
+    expect(spelled(book.problems)).toEqual([]);
     expect(book.cases).toHaveLength(COUNT);
     expect(book.cases.every(c => c.problems.length === 0)).toBe(true);
     expect(book.cases[COUNT - 1]).toMatchObject({
@@ -521,7 +522,7 @@ describe('markup in descriptor text and diagnoses', () => {
         ])
       })
     );
-    expect(book.problems).toEqual([]);
+    expect(spelled(book.problems)).toEqual([]);
     expect(book.cases[0]).toMatchObject({
       ename: '<b>valueerror</b>',
       evalue: SCRIPT,

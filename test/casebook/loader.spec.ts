@@ -17,8 +17,10 @@ import {
   descRow,
   descriptorXlsx,
   diagnosesXlsx,
-  HEADER
+  HEADER,
+  spelled
 } from './fixtures';
+import { renderCaseMarker } from '../../src/casebook/messages';
 import { MemoryCasebookSource } from './memorySource';
 
 /** A casebook with two complete cases and whatever else is given. */
@@ -198,7 +200,11 @@ describe('loadCasebook with bad input', () => {
     expect(casebook.cases.map(item => [item.name, item.problems])).toEqual(
       expected
     );
-    const problems = casebook.problems;
+    // The markers' codes render, in English, to exactly the markers.
+    expect(
+      casebook.cases.map(item => item.markers.map(m => renderCaseMarker(m)))
+    ).toEqual(casebook.cases.map(item => item.problems));
+    const problems = spelled(casebook.problems);
     if (message.source === '^$') {
       expect(problems).toEqual([]);
     } else {
@@ -252,7 +258,7 @@ describe('loadCasebook', () => {
     expect(casebook.name).toBe('my-casebook');
     expect(casebook.root).toBe('');
     expect(casebook.hasDiagnoses).toBe(true);
-    expect(casebook.problems).toEqual([
+    expect(spelled(casebook.problems)).toEqual([
       {
         file: 'diagnoses.xlsx',
         message: expect.stringMatching(/not in the casebook: ghost_9\.$/),
@@ -326,7 +332,7 @@ describe('loadCasebook', () => {
     });
     const casebook = await loadCasebook(source);
     expect(casebook.cases.map(item => item.name)).toEqual(['pandas_1']);
-    expect(casebook.problems).toEqual([
+    expect(spelled(casebook.problems)).toEqual([
       expect.objectContaining({
         severity: 'warning',
         message: expect.stringContaining('"benchmark/my case"')
@@ -391,6 +397,9 @@ describe('loadCasebook', () => {
     );
     expect(casebook.cases[0].files.data).toEqual(data);
     expect(casebook.cases[0].problems).toEqual(markers);
+    expect(casebook.cases[0].markers.map(m => renderCaseMarker(m))).toEqual(
+      markers
+    );
   });
 
   it('reads below a root folder only', async () => {
@@ -427,7 +436,7 @@ describe('loadCasebook', () => {
       }
     );
     expect(casebook.cases).toEqual([]);
-    expect(casebook.problems).toEqual([
+    expect(spelled(casebook.problems)).toEqual([
       expect.objectContaining({
         severity: 'error',
         message: 'The casebook folder nowhere was not found.'
@@ -459,7 +468,7 @@ describe('loadCasebook', () => {
     };
     const casebook = await loadCasebook(flaky);
     expect(casebook.hasDiagnoses).toBe(false);
-    expect(casebook.problems).toEqual([
+    expect(spelled(casebook.problems)).toEqual([
       {
         file: 'diagnoses.xlsx',
         message: 'Could not read diagnoses.xlsx: timeout.',

@@ -2,15 +2,7 @@
  * POSIX path helpers.
  */
 
-import {
-  basename,
-  dirname,
-  isSafeName,
-  joinSafe,
-  nameProblem,
-  normalize,
-  relative
-} from '../../src/casebook';
+import { isSafeName, joinSafe, nameProblem } from '../../src/casebook';
 
 describe('isSafeName', () => {
   it.each([
@@ -83,54 +75,5 @@ describe('joinSafe', () => {
     ['a\0b', /NUL/]
   ])('rejects %j', (part, message) => {
     expect(() => joinSafe('root', part)).toThrow(message);
-  });
-});
-
-describe('normalize', () => {
-  it.each([
-    ['a/./b//c/', 'a/b/c'],
-    ['a/../b', 'b'],
-    ['../a', '../a'],
-    ['/../a', '/a'],
-    ['', ''],
-    ['/', '/']
-  ])('%j -> %j', (path, expected) => {
-    expect(normalize(path)).toBe(expected);
-  });
-});
-
-describe('dirname and basename', () => {
-  it.each([
-    ['a/b/c.ipynb', 'a/b', 'c.ipynb'],
-    ['a', '', 'a'],
-    ['a/b/', 'a', 'b'],
-    ['/a', '/', 'a'],
-    ['/', '/', ''],
-    ['', '', '']
-  ])('%j', (path, dir, base) => {
-    expect(dirname(path)).toBe(dir);
-    expect(basename(path)).toBe(base);
-  });
-});
-
-describe('relative', () => {
-  it.each([
-    ['work/pandas_3', 'benchmark/pandas_3', '../../benchmark/pandas_3'],
-    ['work/pandas_3', 'work/pandas_3/data', 'data'],
-    ['work', 'work', ''],
-    ['', 'benchmark/x/data/a.csv', 'benchmark/x/data/a.csv'],
-    ['a/b/c', 'a', '../..'],
-    ['/home/u/work', '/home/u/cases/x', '../cases/x'],
-    ['a/./b/', 'a/c', '../c']
-  ])('from %j to %j is %j', (from, to, expected) => {
-    expect(relative(from, to)).toBe(expected);
-  });
-
-  it.each([
-    ['/a', 'b'],
-    ['a', '/b'],
-    ['../x', 'y']
-  ])('refuses from %j to %j', (from, to) => {
-    expect(() => relative(from, to)).toThrow();
   });
 });

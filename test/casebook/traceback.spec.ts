@@ -1,12 +1,8 @@
 /**
- * The Python list literal parser, ANSI stripping and traceback cells.
+ * The Python list literal parser and traceback cells (ANSI stripping: test/replay/ansi.spec.ts).
  */
 
-import {
-  parsePythonStringList,
-  parseTracebackCell,
-  stripAnsi
-} from '../../src/casebook';
+import { parsePythonStringList, parseTracebackCell } from '../../src/casebook';
 
 describe('parsePythonStringList', () => {
   it.each<[string, string, string[]]>([
@@ -59,19 +55,6 @@ describe('parsePythonStringList', () => {
       truncated: true,
       items: ['a', 'b\nc']
     });
-  });
-});
-
-describe('stripAnsi', () => {
-  it.each([
-    ['\u001b[0;31mNameError\u001b[0m', 'NameError'],
-    ['\u001b[1;32m----> 1\u001b[39m x', '----> 1 x'],
-    ['\u001b]8;;http://x\u0007link\u001b]8;;\u0007', 'link'],
-    ['\u009b31mred', 'red'],
-    ['\u001bMup', 'up'],
-    ['plain', 'plain']
-  ])('strips %j', (text, expected) => {
-    expect(stripAnsi(text)).toBe(expected);
   });
 });
 

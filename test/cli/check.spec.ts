@@ -20,6 +20,7 @@ import type { INotebookJSON } from '../../src/replay/types';
 
 import { runCli, serverArgs } from './capture';
 import { demoNotebook } from '../replay/notebooks';
+import { cellName } from '../../src/i18n';
 
 jest.setTimeout(180000);
 
@@ -195,8 +196,8 @@ describe('junobench check', () => {
     'refuses $title with exit code 1 and JSON reasons',
     async ({ replacement, status, guard, first }) => {
       const nb = workingCopy('numpy_1');
-      const target = nb.cells.find(c => c.id === 'bce779cb')!;
-      target.source = sourceText(target).replace(
+      const target0 = nb.cells.find(c => c.id === 'bce779cb')!;
+      target0.source = sourceText(target0).replace(
         'Z = (data - mu) / sigma',
         replacement
       );
@@ -216,6 +217,21 @@ describe('junobench check', () => {
       expect(report.status).toBe(status);
       expect(report.guard.map(g => g.kind)).toEqual(guard);
       expect(report.reasons[0]).toMatch(first);
+      // Cells in the JSON: index, prompt and the name the learner sees.
+      const target = nb.cells.indexOf(target0);
+      expect(report.evidence?.target?.cell).toMatchObject({
+        cellIndex: target,
+        name: expect.stringMatching(new RegExp(`^cell ${target + 1} \\[`))
+      });
+      const cells = [
+        report.evidence?.target?.cell,
+        report.evidence?.referenceTarget,
+        ...report.findings.flatMap(f => ('cell' in f ? [f.cell] : []))
+      ].filter(c => c !== undefined && c !== null);
+      expect(cells.length).toBeGreaterThan(1);
+      for (const c of cells) {
+        expect(c.name).toBe(cellName(c.cellIndex, c.executionCount));
+      }
       if (status === 'different-effect') {
         expect(report.reasons.join('\n')).toMatch(
           /`Z` differs from the reference fix’s \(value\)/

@@ -71,6 +71,7 @@ describe('junobench list', () => {
       const cases = JSON.parse(out) as {
         name: string;
         problems: string[];
+        markers: { code: string }[];
         files: { data: string[] };
       }[];
       expect(cases).toHaveLength(111);
@@ -80,6 +81,10 @@ describe('junobench list', () => {
       expect(cases.find(c => c.name === 'pandas_3')?.problems).toContain(
         'case folder not found'
       );
+      // The same marker as a code, for readers that translate.
+      expect(cases.find(c => c.name === 'pandas_3')?.markers).toContainEqual({
+        code: 'folder-not-found'
+      });
     }
   );
 

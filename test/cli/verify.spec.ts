@@ -133,6 +133,13 @@ describe('junobench verify', () => {
       expect(json.reports[0].fixed).toEqual({
         verdict: 'missing-dependency',
         reason,
+        // The reason as a code, its cell by position, prompt and English name.
+        why: {
+          code: 'module-not-installed',
+          module: 'junobench_no_such_module',
+          ename: 'ModuleNotFoundError',
+          cell: { cellIndex: 1, executionCount: 1, name: 'cell 2 [1]' }
+        },
         observed:
           "ModuleNotFoundError: No module named 'junobench_no_such_module'"
       });

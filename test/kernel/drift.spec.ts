@@ -13,7 +13,7 @@ import { JupyterServer } from '@jupyterlab/testing';
 import {
   compareEnvironment,
   describeDrift,
-  parseProbeOutput,
+  readProbe,
   probedDistributions,
   sameVersion
 } from '../../src/kernel/drift';
@@ -189,20 +189,20 @@ describe('probedDistributions', () => {
   });
 });
 
-describe('parseProbeOutput', () => {
-  it('takes the last result line, ignoring other prints', () => {
-    const line = JSON.stringify(probe({ numpy: '1.26.4' }));
-    expect(parseProbeOutput(`warning: something\n${line}\n`)).toEqual(
+describe('readProbe', () => {
+  it('takes an answer of the probe’s shape', () => {
+    expect(readProbe(probe({ numpy: '1.26.4' }))).toEqual(
       probe({ numpy: '1.26.4' })
     );
   });
 
   it.each([
-    ['', /printed no result line/],
-    ['{"python": "3.11"}\n', /printed no result line/],
-    ['{not json\n', /printed no result line/]
-  ])('rejects %j', (text, message) => {
-    expect(() => parseProbeOutput(text)).toThrow(message);
+    ['', /no usable answer/],
+    [{ python: '3.11' }, /no usable answer/],
+    [JSON.stringify(probe({ numpy: '1.26.4' })), /no usable answer/],
+    [null, /no usable answer/]
+  ])('rejects %j', (value, message) => {
+    expect(() => readProbe(value)).toThrow(message);
   });
 });
 

@@ -9,26 +9,25 @@ import { JupyterServer } from '@jupyterlab/testing';
 import { isPristineKernel } from '../../src/kernel/probe';
 import {
   chdirCode,
-  parsePristineOutput,
-  pristineProbeCode
+  isPristineAnswer,
+  pristineQuestion
 } from '../../src/kernel/snippets';
 
 jest.setTimeout(180000);
 
-describe('parsePristineOutput', () => {
+describe('isPristineAnswer', () => {
   it.each([
-    ['{"count": 1, "names": 0, "touched": false}', true],
-    ['noise\n{"count": 1, "names": 0, "touched": false}\n', true],
-    ['{"count": 2, "names": 0, "touched": false}', false],
-    ['{"count": 1, "names": 1, "touched": false}', false],
-    ['{"count": 1, "names": 0, "touched": true}', false],
-    ['{"count": "1", "names": 0, "touched": false}', false],
-    ['{"count": 1, "names": 0}', false],
-    ['null', false],
-    ['not json', false],
-    ['', false]
-  ])('reads %j as %s', (stdout, expected) => {
-    expect(parsePristineOutput(stdout)).toBe(expected);
+    [{ count: 1, names: 0, touched: false }, true],
+    [{ count: 2, names: 0, touched: false }, false],
+    [{ count: 1, names: 1, touched: false }, false],
+    [{ count: 1, names: 0, touched: true }, false],
+    [{ count: '1', names: 0, touched: false }, false],
+    [{ count: 1, names: 0 }, false],
+    [null, false],
+    ['{"count": 1, "names": 0, "touched": false}', false],
+    [undefined, false]
+  ])('reads %j as %s', (answer, expected) => {
+    expect(isPristineAnswer(answer)).toBe(expected);
   });
 });
 
@@ -103,19 +102,28 @@ describe('isPristineKernel', () => {
     await busy.done;
   });
 
-  it('reads the probe as Python prints it', async () => {
-    let text = '';
+  it('answers through user_expressions, printing nothing and leaving no user name', async () => {
+    let printed = '';
+    const { code, expression } = pristineQuestion();
     const future = kernel.requestExecute({
-      code: pristineProbeCode(),
+      code,
       silent: true,
-      store_history: false
+      store_history: false,
+      user_expressions: { junobench: expression }
     });
     future.onIOPub = msg => {
       if (msg.header.msg_type === 'stream') {
-        text += (msg.content as { text: string }).text;
+        printed += (msg.content as { text: string }).text;
       }
     };
-    await future.done;
-    expect(JSON.parse(text)).toEqual({ count: 1, names: 0, touched: false });
+    const reply = await future.done;
+    expect(printed).toBe('');
+    const answer = (
+      reply.content as unknown as {
+        user_expressions: Record<string, { data: Record<string, unknown> }>;
+      }
+    ).user_expressions.junobench.data['application/json'];
+    expect(answer).toEqual({ count: 1, names: 0, touched: false });
+    expect(await isPristineKernel(kernel)).toBe(true);
   });
 });

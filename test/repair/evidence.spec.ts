@@ -21,6 +21,7 @@ import type {
   ITraceReport,
   IValueSummary
 } from '../../src/repair/evidence';
+import { cellRef } from '../../src/i18n';
 import { cellName, english, renderFinding } from '../../src/repair/findings';
 import { sourceText } from '../../src/replay/plan';
 import type { INotebookJSON } from '../../src/replay/types';
@@ -480,7 +481,7 @@ describe('judgeRepair', () => {
       renderFinding(
         {
           code: 'not-executed',
-          cell: 'cell 7 [4]',
+          cell: cellRef(6, 4),
           line: 3,
           statement: 'x = 1'
         },

@@ -39,12 +39,12 @@ describe('hintLadder on the demo casebook', () => {
   // The fixes of pandas_2 and numpy_2 (no cell ids) change their last cell,
   // 7 and 6.
   it.each([
-    ['NBspecific_2', 5, 'Look at cell 5: it ran twice in a row.'],
-    ['NBspecific_3', 5, 'Look at cell 5: it ran twice in a row.'],
-    ['NBspecific_1', 9, 'Look at cell 9: it had not run before the crash.'],
-    ['numpy_1', 5, 'Look at cell 5.'],
-    ['pandas_2', 7, 'Look at cell 7.'],
-    ['numpy_2', 6, 'Look at cell 6.']
+    ['NBspecific_2', 5, 'Look at cell 5 [5]: it ran twice in a row.'],
+    ['NBspecific_3', 5, 'Look at cell 5 [5]: it ran twice in a row.'],
+    ['NBspecific_1', 9, 'Look at cell 9 [ ]: it had not run before the crash.'],
+    ['numpy_1', 5, 'Look at cell 5 [3].'],
+    ['pandas_2', 7, 'Look at cell 7 [5].'],
+    ['numpy_2', 6, 'Look at cell 6 [4].']
   ])('%s: step 3 points at cell %i', (name, cell, text) => {
     const step3 = ladder(name)[2];
     expect(step3.step).toBe(3);
@@ -59,7 +59,7 @@ describe('hintLadder on the demo casebook', () => {
     const step3 = ladder('sklearn_2')[2];
     expect(step3.step).toBe(3);
     expect(step3.cell).toBe(8);
-    expect(step3.text).toBe('Look at cell 8.');
+    expect(step3.text).toBe('Look at cell 8 [6].');
   });
 
   it('NBspecific_3 points at the re-run cell, not the crash cell', () => {
@@ -74,7 +74,7 @@ describe('hintLadder on the demo casebook', () => {
         null
       ],
       [2, "The crash type is 'unsupported broadcast'.", null],
-      [3, 'Look at cell 5.', 5],
+      [3, 'Look at cell 5 [3].', 5],
       [4, 'The root cause is an implementation error.', null]
     ]);
   });
@@ -90,7 +90,7 @@ describe('hintLadder on the demo casebook', () => {
   it('falls back to the crash cell without a fixed notebook', () => {
     const c = cases.get('numpy_1')!;
     const step3 = hintLadder(c, notebook('numpy_1', 'reproduced'), null)[2];
-    expect(step3).toMatchObject({ cell: 5, text: 'Look at cell 5.' });
+    expect(step3).toMatchObject({ cell: 5, text: 'Look at cell 5 [3].' });
   });
 
   it('passes messages and arguments through the translator', () => {
@@ -108,7 +108,7 @@ describe('hintLadder on the demo casebook', () => {
       notebook('numpy_1', 'fixed'),
       trans
     );
-    expect(hints[2].text).toBe('T(Look at cell %1.|5)');
+    expect(hints[2].text).toBe('T(Look at %1.|T(cell %1 [%2]|5,3))');
     expect(seen).toContain('Crash type');
   });
 });

@@ -21,7 +21,15 @@ describe('stripAnsi', () => {
       'x.py'
     ],
     ['empty string', '', ''],
-    ['newlines kept', '\u001b[0;32m----> 2\u001b[0m y\n', '----> 2 y\n']
+    ['newlines kept', '\u001b[0;32m----> 2\u001b[0m y\n', '----> 2 y\n'],
+    ['a C1 CSI byte', '\u009b31mred', 'red'],
+    ['a two-byte escape', '\u001bMup', 'up'],
+    ['an OSC cut short', 'a\u001b]8;;http://x', 'a'],
+    [
+      'an OSC ended by BEL',
+      '\u001b]8;;http://x\u0007link\u001b]8;;\u0007',
+      'link'
+    ]
   ])('%s', (_name, input, expected) => {
     expect(stripAnsi(input)).toBe(expected);
   });

@@ -1,3 +1,4 @@
+import type { IMimeBundle } from '@jupyterlab/nbformat';
 import {
   DEFAULT_OUTPUT_LIMITS,
   formatSize,
@@ -16,7 +17,7 @@ const stream = (text: string, name = 'stdout'): INbOutput => ({
   name,
   text
 });
-const display = (data: Record<string, unknown>): INbOutput => ({
+const display = (data: IMimeBundle): INbOutput => ({
   output_type: 'display_data',
   data,
   metadata: {}

@@ -246,7 +246,7 @@ describe('judgeReproduced with a module missing', () => {
       runOn(plan, 'crashed', { 1: ['ValueError', "No module named 'x'"] }, 2),
       'nameerror',
       'fail',
-      /at cell 2 instead of the target cell 3/
+      /at cell 2 \[2\] instead of the target cell 3 \[3\]/
     ]
   ])('%s', (_, result, recorded, verdict, reason) => {
     const judgement = judgeReproduced(plan, result, recorded);

@@ -125,8 +125,8 @@ const invalid: [string, unknown, string][] = [
 ];
 
 describe('parseWorkshop', () => {
-  it.each(valid)('reads %s', (_, doc) => {
-    const workshop = parseWorkshop(JSON.stringify(doc), FILE);
+  it.each(valid)('reads %s', async (_, doc) => {
+    const workshop = await parseWorkshop(JSON.stringify(doc), FILE);
     expect(workshop.title).toBe(String(doc.title));
     expect(workshop.cases).toEqual(doc.cases);
     expect(workshop.revealPolicy).toBe(doc.revealPolicy);
@@ -136,10 +136,10 @@ describe('parseWorkshop', () => {
 
   it.each(invalid)(
     'rejects %s, naming the file and field',
-    (_, doc, message) => {
+    async (_, doc, message) => {
       let error: unknown;
       try {
-        parseWorkshop(JSON.stringify(doc), FILE);
+        await parseWorkshop(JSON.stringify(doc), FILE);
       } catch (e) {
         error = e;
       }
@@ -150,16 +150,22 @@ describe('parseWorkshop', () => {
     }
   );
 
-  it('rejects text that is not JSON, naming the file', () => {
-    expect(() =>
+  it('rejects text that is not JSON, naming the file', async () => {
+    await expect(
       parseWorkshop('{"title": ', 'w/x.junobench-workshop.json')
-    ).toThrow(/^w\/x\.junobench-workshop\.json: \(file\): not valid JSON/);
+    ).rejects.toThrow(
+      /^w\/x\.junobench-workshop\.json: \(file\): not valid JSON/
+    );
   });
 
-  it('strips slashes around the casebook path', () => {
+  it('strips slashes around the casebook path', async () => {
     expect(
-      parseWorkshop(JSON.stringify({ ...base, casebook: '/JunoBench/' }), FILE)
-        .casebook
+      (
+        await parseWorkshop(
+          JSON.stringify({ ...base, casebook: '/JunoBench/' }),
+          FILE
+        )
+      ).casebook
     ).toBe('JunoBench');
   });
 });
@@ -171,6 +177,23 @@ describe('docs/workshop.schema.json', () => {
 
   it.each(invalid)('rejects %s, like the parser', (_, doc) => {
     expect(validate(doc)).toBe(false);
+  });
+
+  it('is the very schema the parser validates with', () => {
+    expect(fs.realpathSync(path.join(ROOT, 'docs/workshop.schema.json'))).toBe(
+      fs.realpathSync(path.join(ROOT, 'src/workshop/workshop.schema.json'))
+    );
+  });
+
+  it('decides what the parser accepts: a case name the schema refuses is refused', async () => {
+    // 256 safe characters: only the schema's maxLength refuses it.
+    const long = 'a'.repeat(256);
+    expect(validate({ ...base, cases: [long] })).toBe(false);
+    await expect(
+      parseWorkshop(JSON.stringify({ ...base, cases: [long] }), FILE)
+    ).rejects.toThrow(
+      /^my\.junobench-workshop\.json: cases\[0\]: the case name/
+    );
   });
 
   const examples = fs
@@ -186,7 +209,7 @@ describe('docs/workshop.schema.json', () => {
     async name => {
       const text = fs.readFileSync(path.join(EXAMPLES, name), 'utf8');
       expect(validate(JSON.parse(text))).toBe(true);
-      const workshop = parseWorkshop(text, name);
+      const workshop = await parseWorkshop(text, name);
       const book = await loadLocalCasebook(
         path.join(ROOT, workshop.casebook ?? 'demo/casebook')
       );
@@ -224,8 +247,8 @@ describe('playlist', () => {
     hasDiagnoses: true
   };
 
-  it('keeps only the workshop cases, in the workshop order, and names the missing ones', () => {
-    const workshop = parseWorkshop(
+  it('keeps only the workshop cases, in the workshop order, and names the missing ones', async () => {
+    const workshop = await parseWorkshop(
       JSON.stringify({ ...base, cases: ['numpy_1', 'gone_1', 'pandas_1'] }),
       FILE
     );

@@ -1,0 +1,71 @@
+/**
+ * The one translation layer of the extension: the core returns codes with
+ * parameters, and renders them through a `Translate` function; the UI passes
+ * JupyterLab's `trans.__` (loaded for `TRANSLATION_DOMAIN`), the command line
+ * passes `english`. Cells are named everywhere as the learner sees them: their
+ * position and their `[n]` prompt. Pure logic.
+ */
+
+/** The gettext domain of every string of the extension (`translator.load(TRANSLATION_DOMAIN)`). */
+export const TRANSLATION_DOMAIN = 'jupyterlab_junobench';
+
+/** The translation call the renderers use (JupyterLab's `trans.__`). */
+export type Translate = (msgid: string, ...args: unknown[]) => string;
+
+/** English: `%1`, `%2`… replaced by the arguments, as JupyterLab's `nullTranslator` does. */
+export const english: Translate = (msgid, ...args) =>
+  msgid.replace(/%(\d+)/g, (m, n: string) =>
+    args[Number(n) - 1] === undefined ? m : String(args[Number(n) - 1])
+  );
+
+/**
+ * A cell as the learner sees it: its position among all cells and its prompt,
+ * e.g. `cell 7 [6]`, or `cell 7 [ ]` for a cell that has not run.
+ */
+export function cellName(
+  cellIndex: number,
+  count: number | null,
+  __: Translate = english
+): string {
+  return count === null
+    ? __('cell %1 [ ]', cellIndex + 1)
+    : __('cell %1 [%2]', cellIndex + 1, count);
+}
+
+/** A cell in a message: what a translated name needs, and its English name for JSON readers. */
+export interface ICellRef {
+  /** Index of the cell among all cells (0-based). */
+  cellIndex: number;
+  /** Its `[n]` prompt, or null when it has not run. */
+  executionCount: number | null;
+  /** Its English name, e.g. `cell 7 [6]` (`cellName`). */
+  name: string;
+}
+
+/**
+ * The reference to a cell that messages carry.
+ */
+export function cellRef(cellIndex: number, count: number | null): ICellRef {
+  return {
+    cellIndex,
+    executionCount: count,
+    name: cellName(cellIndex, count)
+  };
+}
+
+/**
+ * A cell reference rendered for people (translated when `__` is).
+ */
+export function renderCell(ref: ICellRef, __: Translate = english): string {
+  return cellName(ref.cellIndex, ref.executionCount, __);
+}
+
+/**
+ * Several cells as one list, e.g. `cell 2 [1], cell 4 [3]`.
+ */
+export function renderCells(
+  refs: readonly ICellRef[],
+  __: Translate = english
+): string {
+  return refs.map(r => renderCell(r, __)).join(__(', '));
+}

@@ -1,0 +1,797 @@
+/**
+ * The translation layer: every code of the core renders in English exactly as
+ * the command line printed it before codes existed (no silent wording
+ * change), names cells by position and prompt, and goes through the
+ * translation function the UI passes, so that no English leaks past it.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+
+import type { CaseMarker, CasebookMessage } from '../src/casebook/types';
+import {
+  renderCaseMarker,
+  renderCasebookMessage
+} from '../src/casebook/messages';
+import { cellName, cellRef, english, TRANSLATION_DOMAIN } from '../src/i18n';
+import type { Translate } from '../src/i18n';
+import type { CheckFinding, CheckStatus } from '../src/repair/findings';
+import { renderFinding, renderStatus } from '../src/repair/findings';
+import { hintLadder } from '../src/repair/hints';
+import type { INotebookJSON } from '../src/replay/types';
+import type { ExplanationLine } from '../src/state/timeline';
+import { renderExplanationLine } from '../src/state/timeline';
+import type { VerdictReason } from '../src/verify/verdict';
+import { renderVerdictReason } from '../src/verify/verdict';
+
+import { caseRecord } from './casebook/fixtures';
+
+/**
+ * A pseudo-locale: every message id upper-cased (placeholders kept). Test data
+ * hold no lower-case letters, so a lower-case word in a rendered sentence is
+ * English that did not go through the translation function.
+ */
+const shout: Translate = (msgid, ...args) =>
+  english(msgid.toUpperCase(), ...args);
+
+/** Every TypeScript file under a folder. */
+function sources(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap(e => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? sources(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+/** Lower-case words left in a sentence rendered with `shout`. */
+const leaks = (sentence: string) => sentence.match(/[a-z]{2,}/g) ?? [];
+
+const C6 = cellRef(6, 4);
+const C1 = cellRef(0, null);
+const X = { type: 'DATAFRAME', shape: [10, 2], columns: ['ID', 'A'] };
+const Y = { type: 'DATAFRAME', shape: [10, 1], columns: ['A'] };
+
+/** Findings and the English the check printed for them. */
+const FINDINGS: Array<[CheckFinding, string]> = [
+  [
+    { code: 'no-target' },
+    'The reproduced notebook holds no error output, so there is no crashing cell to check.'
+  ],
+  [
+    { code: 'reference-unaligned', cell: C6 },
+    'No cell of the reference fix matches the crashing cell 7 [4] of the reproduced notebook, so the check cannot tell what the repair must do; tell the casebook’s author.'
+  ],
+  [
+    { code: 'target-deleted', cell: C6 },
+    'The crashing cell (cell 7 [4] in the reproduced notebook) was deleted or rewritten beyond recognition, but the reference fix keeps it: that hides the crash instead of fixing it.'
+  ],
+  [
+    { code: 'target-emptied', cell: C1 },
+    'The crashing cell 1 [ ] was emptied, but the reference fix keeps its code: an empty cell cannot crash, and cannot do its job either.'
+  ],
+  [
+    { code: 'target-commented-out', cell: C6 },
+    'The crashing cell 7 [4] was commented out, but the reference fix keeps its code: that hides the crash instead of fixing it.'
+  ],
+  [
+    { code: 'line-commented-out', cell: C6, statement: 'X = 1' },
+    'In cell 7 [4] the failing line `X = 1` was commented out, but the reference fix keeps it (repaired): that hides the crash.'
+  ],
+  [
+    { code: 'line-removed', cell: C6, statement: 'X = 1' },
+    'In cell 7 [4] the failing line `X = 1` was removed, but the reference fix keeps it (repaired): that hides the crash.'
+  ],
+  [
+    {
+      code: 'swallowed',
+      cell: C6,
+      line: 2,
+      ename: 'KEYERROR',
+      evalue: "'R'"
+    },
+    "In cell 7 [4], line 2 raised KEYERROR: 'R', and the cell swallowed it (the reference fix raises no such error there): the crash is hidden, not fixed."
+  ],
+  [
+    { code: 'not-executed', cell: C6, line: 3, statement: 'X = 1' },
+    'In cell 7 [4] the repaired statement on line 3 (`X = 1`) never ran from a fresh kernel: code that does not run cannot fix the crash.'
+  ],
+  [
+    { code: 'in-string', cell: C6, line: 3, statement: 'X = 1' },
+    'In cell 7 [4] the failing statement on line 3 (`X = 1`) was turned into a string literal: it no longer runs.'
+  ],
+  [
+    { code: 'no-evidence', cell: C6 },
+    'The check could not trace cell 7 [4] in the fresh kernel (is it an IPython kernel?), so it cannot tell whether the repair runs.'
+  ],
+  [
+    {
+      code: 'effect-differs',
+      name: 'DF',
+      aspect: 'SHAPE',
+      expected: '(3, 2)',
+      actual: '(3, 1)'
+    },
+    'After the target cell, `DF` differs from the reference fix’s (SHAPE): the reference has (3, 2), yours has (3, 1).'
+  ],
+  [
+    { code: 'effect-missing', name: 'DF', expected: 'DATAFRAME' },
+    'After the target cell, `DF` is not defined, but the reference fix defines it (DATAFRAME).'
+  ],
+  [
+    { code: 'same-effect', names: '`DF`' },
+    'After the target cell, the variables the reference fix sets match yours: `DF` (type, shape, columns, and values where the reference is deterministic).'
+  ],
+  [
+    { code: 'same-effect', names: '' },
+    'The reference fix’s target cell sets no variable to compare yours with.'
+  ],
+  [
+    { code: 'reference-failed', message: 'BOOM' },
+    'The reference fix did not run here: BOOM'
+  ],
+  [
+    {
+      code: 'fresh-error',
+      cell: C6,
+      line: null,
+      ename: 'E',
+      evalue: 'V',
+      afterTarget: false
+    },
+    'From a fresh kernel, cell 7 [4] raised E: V'
+  ],
+  [
+    {
+      code: 'fresh-error',
+      cell: C6,
+      line: 2,
+      ename: 'E',
+      evalue: 'V',
+      afterTarget: true
+    },
+    'From a fresh kernel, cell 7 [4] (after the target), line 2 raised E: V'
+  ],
+  [
+    { code: 'fresh-unfinished', message: 'BOOM' },
+    'The fresh-kernel run did not finish: BOOM'
+  ],
+  [
+    { code: 'missing-module', module: 'TF' },
+    'The fresh kernel cannot import TF: the environment lacks a library the notebook needs, so this says nothing about your repair. Install it, or check with the case’s kernel.'
+  ],
+  [{ code: 'fresh-not-run' }, 'The fresh-kernel run has not happened yet.'],
+  [
+    { code: 'fresh-clean', count: 5 },
+    'A fresh kernel ran all 5 cells in play top to bottom without error.'
+  ],
+  [
+    { code: 'live-only' },
+    'It depends on state that a restart loses: the target cell last ran cleanly in your live kernel.'
+  ],
+  [
+    { code: 'nb-live-error' },
+    'This crash comes from the order cells ran in, which a fresh top-to-bottom run cures by itself: the live kernel must work too, and its latest run of the target still failed.'
+  ],
+  [
+    { code: 'nb-live-not-run' },
+    'This crash comes from the order cells ran in: restore a working state in your live kernel and run the target cell again.'
+  ],
+  [
+    { code: 'live', result: 'ok' },
+    'In your live kernel the target cell last ran without error.'
+  ],
+  [
+    { code: 'live', result: 'error' },
+    'In your live kernel the target cell last raised an error.'
+  ],
+  [
+    { code: 'live', result: 'not-run' },
+    'The target cell has not run in your live kernel since the notebook was saved.'
+  ]
+];
+
+const STATUSES: CheckStatus[] = [
+  'solved',
+  'fails-fresh',
+  'works-live-only',
+  'hidden-crash',
+  'different-effect',
+  'not-run-live',
+  'fails-live',
+  'not-checked',
+  'no-target',
+  'unaligned',
+  'no-reference'
+];
+
+/** Explainer lines and the English the explainer composed for them. */
+const EXPLANATIONS: Array<[ExplanationLine, string]> = [
+  [{ code: 'no-crash', order: 'recorded' }, 'The recorded run did not crash.'],
+  [
+    { code: 'no-crash', order: 'top-to-bottom' },
+    'The top-to-bottom run did not crash.'
+  ],
+  [
+    { code: 'raised', cell: C6, ename: 'NAMEERROR', evalue: "NAME 'M'" },
+    "cell 7 [4] raised NAMEERROR: NAME 'M'"
+  ],
+  [
+    { code: 'defined-nowhere', name: 'M' },
+    'No cell of the notebook defines `M`.'
+  ],
+  [
+    { code: 'defined-ran-before', name: 'M', cells: [C1, C6], crash: C6 },
+    '`M` is defined in cell 1 [ ], cell 7 [4], which ran before the crash, yet was not bound when cell 7 [4] ran.'
+  ],
+  [
+    { code: 'defined-never-ran', name: 'M', cells: [C1] },
+    '`M` is defined in cell 1 [ ], which never ran before the crash.'
+  ],
+  [
+    { code: 'defined-ran-after', name: 'M', cells: [C1] },
+    '`M` is defined in cell 1 [ ], which ran only after the crash.'
+  ],
+  [
+    {
+      code: 'ran-twice',
+      runs: [
+        { cell: C6, step: 4 },
+        { cell: C1, step: 6 }
+      ]
+    },
+    'cell 7 [4] ran twice (step 4 is its second run); cell 1 [ ] ran twice (step 6 is its second run).'
+  ],
+  [
+    {
+      code: 'last-changed',
+      name: 'DF',
+      step: 3,
+      cell: C6,
+      secondRun: false,
+      before: X,
+      after: Y
+    },
+    '`DF` last changed at step 3 (cell 7 [4], its first run): DATAFRAME (10, 2) columns ID, A → DATAFRAME (10, 1) columns A.'
+  ],
+  [
+    {
+      code: 'last-changed',
+      name: 'DF',
+      step: 4,
+      cell: C6,
+      secondRun: true,
+      before: null,
+      after: Y
+    },
+    '`DF` last changed at step 4 (cell 7 [4], its second run): not defined → DATAFRAME (10, 1) columns A.'
+  ],
+  [
+    { code: 'at-crash', name: 'DF', value: Y, step: 2, cell: C1 },
+    '`DF` at the crash: DATAFRAME (10, 1) columns A (last changed at step 2, cell 1 [ ]).'
+  ],
+  [
+    {
+      code: 'at-crash',
+      name: 'M',
+      value: { type: 'SK.MODEL', fitted: false },
+      step: 2,
+      cell: C1
+    },
+    '`M` at the crash: SK.MODEL not fitted (last changed at step 2, cell 1 [ ]).'
+  ],
+  [
+    {
+      code: 'at-crash',
+      name: 'NP',
+      value: { type: 'module', name: 'NUMPY' },
+      step: 1,
+      cell: C1
+    },
+    '`NP` at the crash: module NUMPY (last changed at step 1, cell 1 [ ]).'
+  ],
+  [{ code: 'never-set', name: 'DF' }, '`DF` was never set before the crash.']
+];
+
+/** Verdict reasons and the English `junobench verify` printed for them. */
+const VERDICTS: Array<[VerdictReason, string]> = [
+  [
+    { code: 'no-recorded-crash' },
+    'The reproduced notebook holds no error output to aim at.'
+  ],
+  [
+    { code: 'crashed-as-recorded', ename: 'KEYERROR' },
+    'Crashed at the target cell with KEYERROR as recorded.'
+  ],
+  [
+    {
+      code: 'crashed-differently',
+      ename: 'E',
+      recorded: 'R',
+      cell: null,
+      target: C6
+    },
+    'Crashed at the target cell with E (recorded: R).'
+  ],
+  [
+    {
+      code: 'crashed-differently',
+      ename: 'E',
+      recorded: 'R',
+      cell: C1,
+      target: C6
+    },
+    'Crashed at cell 1 [ ] instead of the target cell 7 [4] with E (recorded: R).'
+  ],
+  [{ code: 'no-crash' }, 'Ran to the end without the recorded crash.'],
+  [{ code: 'run-stopped', message: 'BOOM.' }, 'BOOM.'],
+  [
+    { code: 'fixed-raised', ename: 'E', step: 3, cell: C6 },
+    'The fixed notebook raised E at step 3 (cell 7 [4]).'
+  ],
+  [
+    { code: 'fixed-clean', earlierErrors: 2 },
+    'Ran cleanly from the target on (2 earlier cell(s) raised errors).'
+  ],
+  [{ code: 'fixed-clean', earlierErrors: 0 }, 'Ran without error.'],
+  [
+    { code: 'missing-data', evalue: 'D.CSV' },
+    'An input file is missing: D.CSV'
+  ],
+  [
+    {
+      code: 'module-not-installed',
+      module: 'SNS',
+      ename: 'MODULENOTFOUNDERROR',
+      cell: C6
+    },
+    "Module 'SNS' is not installed (MODULENOTFOUNDERROR in cell 7 [4])."
+  ],
+  [
+    {
+      code: 'module-not-installed',
+      module: 'SNS',
+      ename: 'MODULENOTFOUNDERROR',
+      cell: null
+    },
+    "Module 'SNS' is not installed (MODULENOTFOUNDERROR)."
+  ],
+  [
+    {
+      code: 'module-lacks-name',
+      module: 'SK',
+      name: 'F',
+      ename: 'IMPORTERROR',
+      cell: C6
+    },
+    "Module 'SK' has no 'F': another version may be installed (IMPORTERROR in cell 7 [4])."
+  ],
+  [
+    { code: 'module-not-importable', module: 'TF', observed: 'E: V', cell: C6 },
+    "Module 'TF' cannot be imported (E: V in cell 7 [4])."
+  ],
+  [
+    { code: 'library-not-importable', observed: 'E: V', cell: null },
+    'A library cannot be imported (E: V).'
+  ],
+  [{ code: 'not-run' }, 'Not run.'],
+  [{ code: 'no-case-folder' }, 'The case folder is missing.'],
+  [
+    { code: 'notebook-missing', file: 'A_1_FIXED.IPYNB' },
+    'A_1_FIXED.IPYNB is missing.'
+  ],
+  [{ code: 'invalid-notebook', message: 'BAD JSON.' }, 'BAD JSON.'],
+  [
+    { code: 'data-files-missing', because: { code: 'no-crash' } },
+    'The case folder has no input data files but the notebook reads data/ (Ran to the end without the recorded crash.)'
+  ]
+];
+
+/** Case markers and the loader's English. */
+const MARKERS: Array<[CaseMarker, string]> = [
+  [{ code: 'folder-not-found' }, 'case folder not found'],
+  [{ code: 'not-in-descriptor' }, 'not in the descriptor'],
+  [{ code: 'no-reproduced' }, 'missing reproduced notebook'],
+  [{ code: 'no-fixed' }, 'missing fixed notebook'],
+  [{ code: 'no-readme' }, 'missing README.md'],
+  [{ code: 'no-data' }, 'no data files'],
+  [{ code: 'draft', file: 'D.MD' }, 'draft: not verified (see D.MD)'],
+  [
+    { code: 'unlisted', path: 'B/P_1', reason: 'EIO' },
+    'could not list B/P_1: EIO'
+  ],
+  [
+    { code: 'refused', path: 'B/P_1/L', reason: 'IT IS A LINK' },
+    'B/P_1/L was refused: IT IS A LINK'
+  ],
+  [
+    { code: 'too-big', path: 'B/P_1/P_1.IPYNB', size: 2048, max: 1024 },
+    'B/P_1/P_1.IPYNB is 2.0 KB, over the limit of 1.0 KB; it will not be opened'
+  ],
+  [
+    { code: 'too-many-files', max: 3 },
+    'more than 3 data files; only the first 3 are listed'
+  ],
+  [{ code: 'too-deep', max: 2 }, 'folders deeper than 2 levels were not listed']
+];
+
+/** Casebook problems and the loader's English. */
+const PROBLEMS: Array<[CasebookMessage, string]> = [
+  [
+    { code: 'root-not-found', root: 'CB' },
+    'The casebook folder CB was not found.'
+  ],
+  [
+    { code: 'no-descriptor', file: 'D.XLSX', root: 'CB' },
+    'No D.XLSX in CB; only the case folders found are listed.'
+  ],
+  [
+    { code: 'stray-diagnoses', file: 'G.XLSX', names: ['A_1', 'B_2'], more: 0 },
+    'G.XLSX has diagnoses for case(s) that are not in the casebook: A_1, B_2.'
+  ],
+  [
+    { code: 'stray-diagnoses', file: 'G.XLSX', names: ['A_1'], more: 4 },
+    'G.XLSX has diagnoses for case(s) that are not in the casebook: A_1 and 4 more.'
+  ],
+  [
+    { code: 'unsafe-folder', path: 'B/..' },
+    'The folder "B/.." has an unsafe name and was skipped.'
+  ],
+  [
+    { code: 'unsafe-entry', name: 'A\\B', dir: 'B/P_1' },
+    'The entry "A\\\\B" in B/P_1 has an unsafe name and was skipped.'
+  ],
+  [
+    { code: 'refused', path: 'D.XLSX', reason: 'IT IS A LINK' },
+    'D.XLSX was refused: IT IS A LINK.'
+  ],
+  [
+    { code: 'file-too-big', file: 'D.XLSX', size: 3 * 1024 * 1024, max: 1024 },
+    'D.XLSX is 3.0 MB, over the limit of 1.0 KB; it was not read.'
+  ],
+  [{ code: 'unlisted', path: 'CB', reason: 'EIO' }, 'Could not list CB: EIO.'],
+  [
+    { code: 'unreadable', path: 'D.XLSX', reason: 'TIMEOUT' },
+    'Could not read D.XLSX: TIMEOUT.'
+  ],
+  [
+    { code: 'not-xlsx', file: 'D.XLSX', reason: 'BAD ZIP' },
+    'D.XLSX is not a readable .xlsx file: BAD ZIP'
+  ],
+  [
+    { code: 'no-header', file: 'D.XLSX', columns: ['NB_NAME', 'EID'] },
+    'D.XLSX has no header row (expected columns NB_NAME, EID).'
+  ],
+  [
+    {
+      code: 'missing-columns',
+      file: 'D.XLSX',
+      sheet: 'S',
+      columns: ['EID']
+    },
+    'D.XLSX (sheet "S") is missing the required column(s) EID; no case was read from it.'
+  ],
+  [
+    { code: 'unknown-columns', file: 'D.XLSX', columns: ['Q'] },
+    'D.XLSX has unknown column(s) Q; they were ignored.'
+  ],
+  [
+    { code: 'repeated-columns', file: 'D.XLSX', columns: ['EID'] },
+    'D.XLSX repeats the column(s) EID; the first of each was used.'
+  ],
+  [
+    { code: 'row-without-name', file: 'D.XLSX', row: 4 },
+    'D.XLSX row 4 has no nb_name; the row was skipped.'
+  ],
+  [
+    {
+      code: 'unsafe-case-name',
+      file: 'D.XLSX',
+      row: 3,
+      name: '..',
+      why: 'IS ".."'
+    },
+    'D.XLSX row 3: case name ".." is unsafe: it IS ".." (only letters, digits, "_", "." and "-" are allowed, and no ".."); the row was skipped.'
+  ],
+  [
+    { code: 'repeated-case', file: 'D.XLSX', row: 5, name: 'P_1', first: 2 },
+    'D.XLSX row 5: case name "P_1" repeats row 2; row 5 was skipped.'
+  ],
+  [
+    {
+      code: 'traceback-warning',
+      file: 'D.XLSX',
+      row: 5,
+      name: 'P_1',
+      warning: 'CUT SHORT'
+    },
+    'D.XLSX row 5 (P_1): CUT SHORT.'
+  ],
+  [
+    { code: 'no-instance-sheet', file: 'G.XLSX' },
+    'G.XLSX has no sheet with an "instance" column; no diagnosis was read.'
+  ],
+  [
+    { code: 'no-diagnosis-column', file: 'G.XLSX', sheet: 'S' },
+    'G.XLSX (sheet "S") has no "diagnosis" column; no diagnosis was read.'
+  ],
+  [
+    {
+      code: 'unusable-instance',
+      file: 'G.XLSX',
+      row: 2,
+      instance: '/X',
+      why: 'IS ABSOLUTE'
+    },
+    'G.XLSX row 2: instance "/X" is not a usable case name: it IS ABSOLUTE; the row was ignored.'
+  ],
+  [
+    {
+      code: 'second-diagnosis',
+      file: 'G.XLSX',
+      row: 3,
+      name: 'P_1',
+      first: 2
+    },
+    'G.XLSX row 3: a second diagnosis for "P_1" (first at row 2) was ignored.'
+  ]
+];
+
+describe('one translation domain and one way to name cells', () => {
+  it('names the domain once', () => {
+    expect(TRANSLATION_DOMAIN).toBe('jupyterlab_junobench');
+  });
+
+  it.each([
+    [6, 4, 'cell 7 [4]'],
+    [0, null, 'cell 1 [ ]'],
+    [11, 0, 'cell 12 [0]']
+  ])('names cell index %i with prompt %p as %p', (index, count, name) => {
+    expect(cellName(index, count)).toBe(name);
+    expect(cellRef(index, count)).toEqual({
+      cellIndex: index,
+      executionCount: count,
+      name
+    });
+  });
+
+  it('translates the cell name itself', () => {
+    expect(cellName(6, 4, shout)).toBe('CELL 7 [4]');
+  });
+});
+
+/** Every code of a union, as TypeScript makes us list it. */
+type Codes<T extends { code: string }> = Record<T['code'], true>;
+
+const FINDING_CODES: Codes<CheckFinding> = {
+  'no-target': true,
+  'reference-unaligned': true,
+  'target-deleted': true,
+  'target-emptied': true,
+  'target-commented-out': true,
+  'line-commented-out': true,
+  'line-removed': true,
+  swallowed: true,
+  'not-executed': true,
+  'in-string': true,
+  'no-evidence': true,
+  'effect-differs': true,
+  'effect-missing': true,
+  'same-effect': true,
+  'reference-failed': true,
+  'fresh-error': true,
+  'fresh-unfinished': true,
+  'missing-module': true,
+  'fresh-not-run': true,
+  'fresh-clean': true,
+  'live-only': true,
+  'nb-live-error': true,
+  'nb-live-not-run': true,
+  live: true
+};
+const EXPLANATION_CODES: Codes<ExplanationLine> = {
+  'no-crash': true,
+  raised: true,
+  'defined-nowhere': true,
+  'defined-ran-before': true,
+  'defined-never-ran': true,
+  'defined-ran-after': true,
+  'ran-twice': true,
+  'last-changed': true,
+  'at-crash': true,
+  'never-set': true
+};
+const VERDICT_CODES: Codes<VerdictReason> = {
+  'no-recorded-crash': true,
+  'crashed-as-recorded': true,
+  'crashed-differently': true,
+  'no-crash': true,
+  'run-stopped': true,
+  'fixed-raised': true,
+  'fixed-clean': true,
+  'missing-data': true,
+  'module-not-installed': true,
+  'module-lacks-name': true,
+  'module-not-importable': true,
+  'library-not-importable': true,
+  'not-run': true,
+  'no-case-folder': true,
+  'notebook-missing': true,
+  'invalid-notebook': true,
+  'data-files-missing': true
+};
+const MARKER_CODES: Codes<CaseMarker> = {
+  'folder-not-found': true,
+  'not-in-descriptor': true,
+  'no-reproduced': true,
+  'no-fixed': true,
+  'no-readme': true,
+  'no-data': true,
+  draft: true,
+  unlisted: true,
+  refused: true,
+  'too-big': true,
+  'too-many-files': true,
+  'too-deep': true
+};
+const PROBLEM_CODES: Codes<CasebookMessage> = {
+  'root-not-found': true,
+  'no-descriptor': true,
+  'stray-diagnoses': true,
+  'unsafe-folder': true,
+  'unsafe-entry': true,
+  refused: true,
+  'file-too-big': true,
+  unlisted: true,
+  unreadable: true,
+  'not-xlsx': true,
+  'no-header': true,
+  'missing-columns': true,
+  'unknown-columns': true,
+  'repeated-columns': true,
+  'row-without-name': true,
+  'unsafe-case-name': true,
+  'repeated-case': true,
+  'traceback-warning': true,
+  'no-instance-sheet': true,
+  'no-diagnosis-column': true,
+  'unusable-instance': true,
+  'second-diagnosis': true
+};
+
+/** Codes whose sentence is a message from elsewhere (the runner's, the reader's), passed through. */
+const PASSED_THROUGH = new Set(['run-stopped', 'invalid-notebook']);
+
+describe.each([
+  ['check findings', FINDINGS, renderFinding, FINDING_CODES],
+  [
+    'explainer sentences',
+    EXPLANATIONS,
+    renderExplanationLine,
+    EXPLANATION_CODES
+  ],
+  ['replay verdicts', VERDICTS, renderVerdictReason, VERDICT_CODES],
+  ['case markers', MARKERS, renderCaseMarker, MARKER_CODES],
+  ['casebook problems', PROBLEMS, renderCasebookMessage, PROBLEM_CODES]
+] as Array<
+  [
+    string,
+    Array<[{ code: string }, string]>,
+    (m: never, __?: Translate) => string,
+    Record<string, true>
+  ]
+>)('%s', (_, table, render, codes) => {
+  it.each(table.map(([m, text]) => [m.code, m, text] as const))(
+    '%s renders in English as before',
+    (_code, m, text) => {
+      expect(render(m as never)).toBe(text);
+      expect(render(m as never, english)).toBe(text);
+    }
+  );
+
+  it.each(
+    table
+      .filter(([m]) => !PASSED_THROUGH.has(m.code))
+      .map(([m]) => [m.code, m] as const)
+  )('%s goes through the translation function, cells included', (_code, m) => {
+    const sentence = render(m as never, shout);
+    expect(leaks(sentence)).toEqual([]);
+    expect(sentence).not.toBe(render(m as never));
+  });
+
+  it('has a row for every code', () => {
+    expect([...new Set(table.map(([m]) => m.code))].sort()).toEqual(
+      Object.keys(codes).sort()
+    );
+  });
+});
+
+describe('check statuses', () => {
+  it.each(STATUSES)('%s goes through the translation function', status => {
+    expect(leaks(renderStatus(status, shout))).toEqual([]);
+    expect(renderStatus(status)).toMatch(/^(Solved|Not)/);
+  });
+});
+
+describe('hints', () => {
+  const nb: INotebookJSON = {
+    cells: [
+      { cell_type: 'code', source: 'A = 1', execution_count: 1, outputs: [] },
+      {
+        cell_type: 'code',
+        source: 'B = A[0]',
+        execution_count: 3,
+        outputs: [
+          {
+            output_type: 'error',
+            ename: 'TYPEERROR',
+            evalue: 'NO',
+            traceback: []
+          }
+        ]
+      }
+    ]
+  };
+  const c = caseRecord('P_1', {
+    library: 'unknown',
+    pipelineStage: 'ML TRAINING',
+    crashType: 'TYPE',
+    rootCause: 'API MISUSE'
+  });
+
+  it('names the cell to look at by position and prompt', () => {
+    expect(hintLadder(c, nb, null)[2].text).toBe('Look at cell 2 [3].');
+  });
+
+  it('renders every hint through the translation function', () => {
+    const ladder = hintLadder(c, nb, null, { __: shout });
+    for (const h of ladder) {
+      expect(leaks(h.title)).toEqual([]);
+      // The library label ('Other') is a translated label of its own elsewhere.
+      expect(leaks(h.text.replace('Other', ''))).toEqual([]);
+    }
+  });
+});
+
+describe('the translation domain in the UI', () => {
+  const files = sources(path.resolve(__dirname, '../src')).map(p => ({
+    p,
+    text: fs.readFileSync(p, 'utf8')
+  }));
+
+  it('loads translations only through TRANSLATION_DOMAIN', () => {
+    const literal = files.filter(f =>
+      /\.load\(\s*['"`]/.test(f.text.replace(/\/\/.*$/gm, ''))
+    );
+    expect(literal.map(f => path.relative(__dirname, f.p))).toEqual([]);
+    expect(
+      files.filter(f => f.text.includes('.load(TRANSLATION_DOMAIN)')).length
+    ).toBeGreaterThan(0);
+  });
+});
+
+describe('cells named by position and prompt everywhere', () => {
+  const root = path.resolve(__dirname, '../src');
+
+  it.each([
+    ['a message id', /\bcell %\d(?! \[)/i],
+    ['a template string', /\bcell \$\{[^}]*\}(?! \[)/i],
+    ['a concatenation', /['"`]\s*cell ['"`]\s*\+/i]
+  ])('no %s names a cell by its position alone', (_, pattern) => {
+    const offenders = sources(root).flatMap(p =>
+      fs
+        .readFileSync(p, 'utf8')
+        .split('\n')
+        .map((line, i) => ({ line, at: `${path.relative(root, p)}:${i + 1}` }))
+        .filter(({ line }) => pattern.test(line))
+        .map(({ at, line }) => `${at}: ${line.trim()}`)
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('finds one that does', () => {
+    // The patterns above, on the wording this project used before.
+    expect(/\bcell %\d(?! \[)/i.test("'Look at cell %1.'")).toBe(true);
+    expect(
+      /\bcell \$\{[^}]*\}(?! \[)/i.test('`at cell ${i + 1} instead`')
+    ).toBe(true);
+    expect(/\bcell %\d(?! \[)/i.test("'cell %1 [%2]'")).toBe(false);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * The check's reasons in the learner's language: with JupyterLab set to a
+ * French locale and a (fake) French bundle for the extension's translation
+ * domain, "Check my fix" on an unrepaired demo case shows its verdict and its
+ * reasons, cell names included, in French; nothing in English leaks through
+ * for the sentences the bundle translates.
+ */
+import { expect, galata, test } from '@jupyterlab/galata';
+
+import { openDemoCase, SLOW } from './junobench';
+
+const LOCALE = 'fr_FR';
+const CASE = 'numpy_1';
+/** Index (among all cells) of numpy_1's crashing cell. */
+const TARGET = 4;
+const BROKEN =
+  '# z-score every feature\nmu = data.mean(axis=1)\nsigma = data.std(axis=1)\nZ = (data - mu) / sigma\nZ[:5].round(3)';
+
+/** A few message ids of the check and their French, as a language pack would ship them. */
+const FRENCH: Record<string, string> = {
+  'Not solved: the notebook still fails from a fresh kernel.':
+    'Pas résolu : le notebook échoue encore depuis un noyau neuf.',
+  'From a fresh kernel, %1%2, line %3 raised %4: %5':
+    'Depuis un noyau neuf, %1%2, la ligne %3 a levé %4 : %5',
+  'From a fresh kernel, %1%2 raised %3: %4':
+    'Depuis un noyau neuf, %1%2 a levé %3 : %4',
+  ' (after the target)': ' (après la cible)',
+  'cell %1 [%2]': 'cellule %1 [%2]',
+  'cell %1 [ ]': 'cellule %1 [ ]',
+  'In your live kernel the target cell last ran without error.':
+    'Dans votre noyau, la cellule cible a tourné sans erreur la dernière fois.',
+  'In your live kernel the target cell last raised an error.':
+    'Dans votre noyau, la cellule cible a levé une erreur la dernière fois.',
+  'The target cell has not run in your live kernel since the notebook was saved.':
+    "La cellule cible n'a pas tourné dans votre noyau depuis l'enregistrement."
+};
+
+test.use({
+  mockSettings: {
+    ...galata.DEFAULT_SETTINGS,
+    '@jupyterlab/translation-extension:plugin': { locale: LOCALE }
+  }
+});
+
+test('check reasons are translated through the extension’s domain', async ({
+  page
+}) => {
+  // The language pack, as the server's translations API would serve it:
+  // only our domain has messages, the rest of JupyterLab stays in English.
+  await page.route(`**/api/translations/${LOCALE}*`, route =>
+    route.fulfill({
+      contentType: 'application/json',
+      body: JSON.stringify({
+        data: {
+          jupyterlab_junobench: {
+            '': {
+              domain: 'jupyterlab_junobench',
+              // BCP 47, as the translation manager names the current locale.
+              language: 'fr-FR',
+              plural_forms: 'nplurals=2; plural=(n > 1);'
+            },
+            ...Object.fromEntries(
+              Object.entries(FRENCH).map(([id, fr]) => [id, [fr]])
+            )
+          }
+        },
+        message: ''
+      })
+    })
+  );
+  // The page fixture loaded JupyterLab before the route existed: load it again.
+  await page.goto();
+  expect(await page.evaluate(() => document.documentElement.lang)).toBe(
+    'fr-FR'
+  );
+
+  const { checkBar } = await openDemoCase(page, CASE);
+  const check = checkBar.getByRole('button', { name: 'Check my fix' });
+  const result = checkBar.locator('.jp-Junobench-checkResult');
+  const reasons = checkBar.locator('.jp-Junobench-checkReasons li');
+  await expect(check).toBeEnabled({ timeout: SLOW });
+
+  await page.notebook.setCell(TARGET, 'code', BROKEN);
+  await check.click();
+  await expect(result).toHaveText(
+    'Pas résolu : le notebook échoue encore depuis un noyau neuf.',
+    { timeout: SLOW }
+  );
+  // The fresh run's error, its cell named in French by position and prompt.
+  await expect(
+    reasons.filter({ hasText: /^Depuis un noyau neuf, cellule 5 \[/ })
+  ).toHaveCount(1);
+  const texts = await reasons.allTextContents();
+  expect(texts.length).toBeGreaterThan(0);
+  for (const text of texts) {
+    expect(text).not.toMatch(/From a fresh kernel|\bcell \d/);
+  }
+});
