@@ -414,14 +414,17 @@ export function judgeRepair(
                 ? {
                     code: 'effect-missing',
                     name: d.name,
-                    expected: d.difference.expected
+                    expected: d.difference.expected,
+                    expectedSide: d.difference.expectedSide
                   }
                 : {
                     code: 'effect-differs',
                     name: d.name,
                     aspect: d.difference.aspect,
                     expected: d.difference.expected,
-                    actual: d.difference.actual
+                    actual: d.difference.actual,
+                    expectedSide: d.difference.expectedSide,
+                    actualSide: d.difference.actualSide
                   }
           });
         }

@@ -211,14 +211,152 @@ export type DifferenceAspect =
   | 'constant'
   | 'value';
 
+/** One side of a value difference, as a code with parameters (see `renderValueSide`). */
+export type ValueSide =
+  | { code: 'summary'; summary: IValueSummary }
+  | { code: 'not-defined' }
+  | { code: 'shape'; shape: unknown }
+  | { code: 'dtype'; dtype: unknown }
+  | { code: 'columns'; columns: string[] }
+  | { code: 'no-more-columns' }
+  | { code: 'extra-columns'; columns: string[] }
+  | { code: 'not-there' }
+  | {
+      code: 'attribute';
+      key: 'fitted' | 'built' | 'weights' | 'params';
+      value: unknown;
+    }
+  | { code: 'varying' }
+  | { code: 'one-value' }
+  | { code: 'value'; value: unknown }
+  | { code: 'stats'; sum: unknown; min: unknown; max: unknown }
+  | { code: 'length'; len: unknown }
+  | { code: 'other-values' };
+
 /** How a learner's value differs from the reference's. */
 export interface IValueDifference {
   /** The aspect. */
   aspect: DifferenceAspect;
-  /** The reference's side, for people. */
+  /** The reference's side, for people (English; `expectedSide` rendered). */
   expected: string;
-  /** The learner's side, for people. */
+  /** The learner's side, for people (English; `actualSide` rendered). */
   actual: string;
+  /** The reference's side as a code. */
+  expectedSide: ValueSide;
+  /** The learner's side as a code. */
+  actualSide: ValueSide;
+}
+
+/**
+ * One side of a value difference as words: translated by `__`, English by default.
+ */
+export function renderValueSide(
+  side: ValueSide,
+  __: Translate = english
+): string {
+  const show = Private.show;
+  switch (side.code) {
+    case 'summary':
+      return describeSummary(side.summary, __);
+    case 'not-defined':
+      return __('not defined');
+    case 'shape':
+      return __('shape %1', show(side.shape));
+    case 'dtype':
+      return __('dtype %1', show(side.dtype));
+    case 'columns':
+      return side.columns.length > 1
+        ? __('columns %1', side.columns.join(', '))
+        : __('column %1', side.columns.join(', '));
+    case 'no-more-columns':
+      return __('no more columns');
+    case 'extra-columns':
+      return side.columns.length > 1
+        ? __('extra columns %1', side.columns.join(', '))
+        : __('extra column %1', side.columns.join(', '));
+    case 'not-there':
+      return __('not there');
+    case 'attribute':
+      return `${renderAttribute(side.key, __)} ${show(side.value)}`;
+    case 'varying':
+      return __('values that vary');
+    case 'one-value':
+      return __('one value everywhere');
+    case 'value':
+      return show(side.value);
+    case 'stats':
+      return __(
+        'sum %1, min %2, max %3',
+        show(side.sum),
+        show(side.min),
+        show(side.max)
+      );
+    case 'length':
+      return __('length %1', show(side.len));
+    case 'other-values':
+      return __('other values');
+  }
+}
+
+/** The word for a model attribute the check compares. */
+function renderAttribute(
+  key: 'fitted' | 'built' | 'weights' | 'params',
+  __: Translate
+): string {
+  switch (key) {
+    case 'fitted':
+      return __('fitted');
+    case 'built':
+      return __('built');
+    case 'weights':
+      return __('weights');
+    case 'params':
+      return __('params');
+  }
+}
+
+/**
+ * The aspect of a difference as a word: translated by `__`, English by default.
+ */
+export function renderAspect(
+  aspect: DifferenceAspect | string,
+  __: Translate = english
+): string {
+  switch (aspect) {
+    case 'type':
+      return __('type');
+    case 'missing':
+      return __('missing');
+    case 'shape':
+      return __('shape');
+    case 'dtype':
+      return __('dtype');
+    case 'columns':
+      return __('columns');
+    case 'fitted':
+      return __('fitted');
+    case 'constant':
+      return __('constant');
+    case 'value':
+      return __('value');
+    default:
+      return aspect;
+  }
+}
+
+/** A difference from its aspect and sides, with the English words. */
+function makeDifference(
+  aspect: DifferenceAspect,
+  expectedSide: ValueSide,
+  actualSide: ValueSide
+): IValueDifference {
+  return {
+    aspect,
+    expected: renderValueSide(expectedSide),
+    actual: renderValueSide(actualSide),
+    expectedSide,
+    actualSide
+  };
 }
 
 /**
@@ -233,11 +371,11 @@ export function compareSummaries(
   const typeA = Private.typeClass(expected);
   const typeB = Private.typeClass(actual);
   if (typeA !== typeB) {
-    return {
-      aspect: 'type',
-      expected: describeSummary(expected),
-      actual: describeSummary(actual)
-    };
+    return makeDifference(
+      'type',
+      { code: 'summary', summary: expected },
+      { code: 'summary', summary: actual }
+    );
   }
   if (mode === 'type') {
     return null;
@@ -275,11 +413,11 @@ export function compareEffects(
       if (ref.change !== 'mutated' && reference.usedLater.includes(name)) {
         out.push({
           name,
-          difference: {
-            aspect: 'missing',
-            expected: describeSummary(ref.summary),
-            actual: 'not defined'
-          }
+          difference: makeDifference(
+            'missing',
+            { code: 'summary', summary: ref.summary },
+            { code: 'not-defined' }
+          )
         });
       }
       continue;
@@ -409,18 +547,18 @@ namespace Private {
     a: IValueSummary
   ): IValueDifference | null {
     if (!same(e.shape, a.shape)) {
-      return {
-        aspect: 'shape',
-        expected: `shape ${show(e.shape)}`,
-        actual: `shape ${show(a.shape)}`
-      };
+      return makeDifference(
+        'shape',
+        { code: 'shape', shape: e.shape },
+        { code: 'shape', shape: a.shape }
+      );
     }
     if (dtypeKind(e.dtype) !== dtypeKind(a.dtype)) {
-      return {
-        aspect: 'dtype',
-        expected: `dtype ${show(e.dtype)}`,
-        actual: `dtype ${show(a.dtype)}`
-      };
+      return makeDifference(
+        'dtype',
+        { code: 'dtype', dtype: e.dtype },
+        { code: 'dtype', dtype: a.dtype }
+      );
     }
     if (Array.isArray(e.columns) || Array.isArray(a.columns)) {
       const ce = new Set((e.columns as string[] | undefined) ?? []);
@@ -428,24 +566,24 @@ namespace Private {
       const missing = [...ce].filter(c => !ca.has(c));
       const extra = [...ca].filter(c => !ce.has(c));
       if (missing.length || extra.length) {
-        return {
-          aspect: 'columns',
-          expected: missing.length
-            ? `column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`
-            : 'no more columns',
-          actual: extra.length
-            ? `extra column${extra.length > 1 ? 's' : ''} ${extra.join(', ')}`
-            : 'not there'
-        };
+        return makeDifference(
+          'columns',
+          missing.length
+            ? { code: 'columns', columns: missing }
+            : { code: 'no-more-columns' },
+          extra.length
+            ? { code: 'extra-columns', columns: extra }
+            : { code: 'not-there' }
+        );
       }
     }
     for (const key of ['fitted', 'built', 'weights', 'params'] as const) {
       if (e[key] !== undefined && !same(e[key], a[key])) {
-        return {
-          aspect: 'fitted',
-          expected: `${key} ${show(e[key])}`,
-          actual: `${key} ${show(a[key])}`
-        };
+        return makeDifference(
+          'fitted',
+          { code: 'attribute', key, value: e[key] },
+          { code: 'attribute', key, value: a[key] }
+        );
       }
     }
     return null;
@@ -463,11 +601,11 @@ namespace Private {
       s.constant === true ||
       (isObject(s.numeric) && s.numeric.constant === true);
     if (varies(e) && constant(a)) {
-      return {
-        aspect: 'constant',
-        expected: 'values that vary',
-        actual: 'one value everywhere'
-      };
+      return makeDifference(
+        'constant',
+        { code: 'varying' },
+        { code: 'one-value' }
+      );
     }
     return null;
   }
@@ -507,28 +645,24 @@ namespace Private {
   ): IValueDifference | null {
     for (const key of VALUE_KEYS) {
       if (!close(e[key], a[key])) {
-        return {
-          aspect: 'value',
-          expected: valueText(e),
-          actual: valueText(a)
-        };
+        return makeDifference('value', valueSide(e), valueSide(a));
       }
     }
     return constancy(e, a);
   }
 
-  function valueText(s: IValueSummary): string {
+  function valueSide(s: IValueSummary): ValueSide {
     if (s.value !== undefined) {
-      return show(s.value);
+      return { code: 'value', value: s.value };
     }
     const stats = isObject(s.numeric) ? s.numeric : s;
     if (stats.sum !== undefined) {
-      return `sum ${show(stats.sum)}, min ${show(stats.min)}, max ${show(stats.max)}`;
+      return { code: 'stats', sum: stats.sum, min: stats.min, max: stats.max };
     }
     if (s.len !== undefined) {
-      return `length ${show(s.len)}`;
+      return { code: 'length', len: s.len };
     }
-    return 'other values';
+    return { code: 'other-values' };
   }
 
   export function show(v: unknown): string {

@@ -6,6 +6,8 @@
  */
 import { english, renderCell } from '../i18n';
 import type { ICellRef, Translate } from '../i18n';
+import { renderAspect, renderValueSide } from './evidence';
+import type { ValueSide } from './evidence';
 
 /** How a check ended. */
 export type CheckStatus =
@@ -46,8 +48,16 @@ export type CheckFinding =
       aspect: string;
       expected: string;
       actual: string;
+      /** The sides as codes, translated when present (else the English words). */
+      expectedSide?: ValueSide;
+      actualSide?: ValueSide;
     }
-  | { code: 'effect-missing'; name: string; expected: string }
+  | {
+      code: 'effect-missing';
+      name: string;
+      expected: string;
+      expectedSide?: ValueSide;
+    }
   | { code: 'same-effect'; names: string }
   | { code: 'reference-failed'; message: string }
   | {
@@ -192,15 +202,15 @@ export function renderFinding(
       return __(
         'After the target cell, `%1` differs from the reference fix’s (%2): the reference has %3, yours has %4.',
         f.name,
-        f.aspect,
-        f.expected,
-        f.actual
+        renderAspect(f.aspect, __),
+        f.expectedSide ? renderValueSide(f.expectedSide, __) : f.expected,
+        f.actualSide ? renderValueSide(f.actualSide, __) : f.actual
       );
     case 'effect-missing':
       return __(
         'After the target cell, `%1` is not defined, but the reference fix defines it (%2).',
         f.name,
-        f.expected
+        f.expectedSide ? renderValueSide(f.expectedSide, __) : f.expected
       );
     case 'same-effect':
       return f.names
