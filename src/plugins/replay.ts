@@ -209,7 +209,11 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
       caption: trans.__(
         'Restart the kernel and run the cells in the recorded order until the crash'
       ),
-      isEnabled: args => !!current(args) && !current(args)!.isRunning,
+      // Not while a check of the same copy runs (both save the notebook).
+      isEnabled: args =>
+        !!current(args) &&
+        !current(args)!.isRunning &&
+        !checkerOf(args)?.state.running,
       describedBy: { args: idArg },
       execute: args => current(args)?.replay('recorded')
     });
@@ -218,7 +222,11 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
       caption: trans.__(
         'Restart the kernel and run the same cells in document order'
       ),
-      isEnabled: args => !!current(args) && !current(args)!.isRunning,
+      // Not while a check of the same copy runs (both save the notebook).
+      isEnabled: args =>
+        !!current(args) &&
+        !current(args)!.isRunning &&
+        !checkerOf(args)?.state.running,
       describedBy: { args: idArg },
       execute: args => current(args)?.replay('top-to-bottom')
     });

@@ -357,6 +357,17 @@ test('huge outputs are capped and the page stays responsive', async ({
   await restoreAndReproduce(page, copy);
 });
 
+/** Run a command as the palette or a shortcut would (whether or not it is enabled). */
+async function runCommand(
+  page: IJupyterLabPageFixture,
+  id: string
+): Promise<void> {
+  await page.evaluate(async command => {
+    const commands = (window as unknown as IAppWindow).jupyterapp.commands;
+    void commands.execute(command);
+  }, id);
+}
+
 test('two jobs at once: the second is refused, nothing is corrupted', async ({
   page
 }) => {
@@ -381,20 +392,23 @@ test('two jobs at once: the second is refused, nothing is corrupted', async ({
     copy.notebook.locator('.jp-Junobench-crashCell .jp-InputPrompt')
   ).toContainText('[6]');
 
-  // Check my fix while a replay runs: refused with a message.
+  // Check my fix while a replay runs: the button is disabled, and the
+  // command run anyway (palette, shortcut) is refused with a message.
   await copy.replay.click();
   await runningInjected(copy);
-  await copy.check.click();
+  await expect(copy.check).toBeDisabled();
+  await runCommand(page, 'junobench:check-fix');
   await expect(copy.checkStatus).toContainText('A replay is running');
   await expect(copy.verdict).toContainText('Reproduced as recorded', {
     timeout: SLOW
   });
 
-  // Replay while a check runs: refused with a message; the check finishes.
-  await expect(copy.replay).toBeEnabled();
+  // Replay while a check runs: disabled too, refused with a message; the check finishes.
+  await expect(copy.check).toBeEnabled();
   await copy.check.click();
   await expect(copy.checkStatus).toContainText('Checking your fix');
-  await copy.replay.click();
+  await expect(copy.replay).toBeDisabled();
+  await runCommand(page, 'junobench:replay-case');
   await expect(copy.status).toContainText('A check of your fix is running');
   await expect(copy.checkStatus).toContainText('Not solved', {
     timeout: SLOW

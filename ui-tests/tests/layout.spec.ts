@@ -16,6 +16,7 @@ import type { Locator } from '@playwright/test';
 import {
   caseItems,
   caseList,
+  clearProgressBackups,
   openDemoCase,
   openDemoPanel,
   SLOW
@@ -128,6 +129,15 @@ test.describe('keyboard', () => {
       '#jp-main-dock-panel .lm-DockPanel-tabBar .lm-TabBar-tab.jp-mod-current'
     );
     await expect(currentTab).toContainText(name!, { timeout: SLOW });
+  });
+});
+
+test.describe('case card', () => {
+  // No attempt from earlier specs: the progress backup outlives their pages.
+  test.use({ autoGoto: false, viewport: { width: 1280, height: 720 } });
+  test.beforeEach(async ({ page, request }) => {
+    await clearProgressBackups(request);
+    await page.goto();
   });
 
   test('the case card describes the case from its README and keeps the labels for the reveal', async ({
