@@ -69,3 +69,35 @@ export function renderCells(
 ): string {
   return refs.map(r => renderCell(r, __)).join(__(', '));
 }
+
+/**
+ * What happened to a kernel that went away while running a cell (named as
+ * the learner sees it): translated by `__`, English by default.
+ */
+export function renderFate(
+  fate: 'died' | 'restarted' | 'shut-down' | 'lost' | 'unresponsive',
+  name: string,
+  __: Translate = english
+): string {
+  switch (fate) {
+    case 'died':
+      return __('The kernel died while running %1; its state is lost.', name);
+    case 'restarted':
+      return __(
+        'The kernel was restarted while running %1; its state is lost.',
+        name
+      );
+    case 'shut-down':
+      return __('The kernel was shut down while running %1.', name);
+    case 'lost':
+      return __(
+        'The connection to the kernel was lost while running %1.',
+        name
+      );
+    case 'unresponsive':
+      return __(
+        'The kernel did not respond to the interrupt and may still be running %1; the run gave up on it. Restart the kernel before running more code.',
+        name
+      );
+  }
+}

@@ -11,7 +11,7 @@ import { PromiseDelegate } from '@lumino/coreutils';
 import { Signal } from '@lumino/signaling';
 import type { ISignal } from '@lumino/signaling';
 
-import { cellName } from '../i18n';
+import { cellName, renderFate } from '../i18n';
 import { stripAnsi } from '../replay/ansi';
 import { DEFAULT_OUTPUT_LIMITS, OutputCap } from '../replay/outputs';
 import type { IOutputLimits } from '../replay/outputs';
@@ -757,18 +757,7 @@ namespace Private {
    * sees it, `cell 7 [6]`).
    */
   export function fateMessage(fate: KernelFate, cell: string): string {
-    switch (fate) {
-      case 'died':
-        return `The kernel died while running ${cell}; its state is lost.`;
-      case 'restarted':
-        return `The kernel was restarted while running ${cell}; its state is lost.`;
-      case 'shut-down':
-        return `The kernel was shut down while running ${cell}.`;
-      case 'lost':
-        return `The connection to the kernel was lost while running ${cell}.`;
-      case 'unresponsive':
-        return `The kernel did not respond to the interrupt and may still be running ${cell}; the run gave up on it. Restart the kernel before running more code.`;
-    }
+    return renderFate(fate, cell);
   }
 
   /**

@@ -737,7 +737,16 @@ namespace Private {
       };
     }
     if (run.status !== 'completed' || run.steps.length < plan.steps.length) {
-      return { code: 'fresh-unfinished', message: run.message };
+      // A kernel that went away is said in words of our own (translated);
+      // other stops keep the runner's sentence.
+      const index = run.failedIndex ?? run.steps.length;
+      const step = plan.steps[index] ?? null;
+      return {
+        code: 'fresh-unfinished',
+        message: run.message,
+        fate: run.kernelFate,
+        cell: step ? cellRef(step.cellIndex, step.executionCount) : null
+      };
     }
     return { code: 'fresh-clean', count: plan.steps.length };
   }

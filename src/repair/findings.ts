@@ -4,7 +4,7 @@
  * command line renders the same codes in English. Cells are named as the
  * learner sees them: their position and their `[n]` prompt. Pure logic.
  */
-import { english, renderCell } from '../i18n';
+import { english, renderCell, renderFate } from '../i18n';
 import type { ICellRef, Translate } from '../i18n';
 import { renderAspect, renderValueSide } from './evidence';
 import type { ValueSide } from './evidence';
@@ -68,7 +68,14 @@ export type CheckFinding =
       evalue: string;
       afterTarget: boolean;
     }
-  | { code: 'fresh-unfinished'; message: string }
+  | {
+      code: 'fresh-unfinished';
+      message: string;
+      /** What happened to the kernel, when it went away. */
+      fate?: 'died' | 'restarted' | 'shut-down' | 'lost' | 'unresponsive';
+      /** The cell it was running. */
+      cell?: ICellRef | null;
+    }
   | { code: 'missing-module'; module: string }
   | { code: 'fresh-not-run' }
   | { code: 'fresh-clean'; count: number }
@@ -241,7 +248,12 @@ export function renderFinding(
             f.evalue
           );
     case 'fresh-unfinished':
-      return __('The fresh-kernel run did not finish: %1', f.message);
+      return __(
+        'The fresh-kernel run did not finish: %1',
+        f.fate && f.cell
+          ? renderFate(f.fate, renderCell(f.cell, __), __)
+          : f.message
+      );
     case 'missing-module':
       return __(
         'The fresh kernel cannot import %1: the environment lacks a library the notebook needs, so this says nothing about your repair. Install it, or check with the case’s kernel.',

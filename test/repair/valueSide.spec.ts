@@ -123,3 +123,37 @@ describe('a different effect, translated whole', () => {
     );
   });
 });
+
+describe('a fresh run whose kernel went away', () => {
+  const CELL = { cellIndex: 2, executionCount: 2, name: 'cell 3 [2]' };
+
+  it.each([
+    ['died', 'The kernel died while running cell 3 [2]; its state is lost.'],
+    [
+      'restarted',
+      'The kernel was restarted while running cell 3 [2]; its state is lost.'
+    ],
+    ['shut-down', 'The kernel was shut down while running cell 3 [2].'],
+    ['lost', 'The connection to the kernel was lost while running cell 3 [2].']
+  ] as const)(
+    '%s: said in English as the runner says it, and translated whole',
+    (fate, text) => {
+      const finding = {
+        code: 'fresh-unfinished' as const,
+        message: 'runner sentence',
+        fate,
+        cell: CELL
+      };
+      expect(renderFinding(finding)).toBe(
+        `The fresh-kernel run did not finish: ${text}`
+      );
+      expect(leaks(renderFinding(finding, shout))).toEqual([]);
+    }
+  );
+
+  it('keeps the runner’s sentence for other stops', () => {
+    expect(
+      renderFinding({ code: 'fresh-unfinished', message: 'Timed out.' })
+    ).toBe('The fresh-kernel run did not finish: Timed out.');
+  });
+});
