@@ -33,6 +33,14 @@ class _JunobenchHandler(APIHandler):
         """Keep the extension settings passed at registration."""
         self.extension = extension
 
+    def local_root(self) -> Path:
+        """The server's contents root on disk; 404 when the contents are not on a local disk."""
+        manager = self.contents_manager
+        root_dir = getattr(manager, "root_dir", None)
+        if not root_dir or not getattr(manager, "_get_os_path", None):
+            raise web.HTTPError(404, "This server's contents are not on a local disk.")
+        return Path(root_dir).expanduser().resolve()
+
 
 class InfoHandler(_JunobenchHandler):
     """``GET /junobench/info``: version and effective settings."""
@@ -98,9 +106,7 @@ class TreeHandler(_JunobenchHandler):
     async def get(self) -> None:
         """Return the listing of :func:`list_tree`; 404 when the server has no local root."""
         manager = self.contents_manager
-        root_dir = getattr(manager, "root_dir", None)
-        if not root_dir or not getattr(manager, "_get_os_path", None):
-            raise web.HTTPError(404, "This server's contents are not on a local disk.")
+        root_dir = self.local_root()
         path = self.get_query_argument("path", "")
         loop = asyncio.get_running_loop()
         try:
@@ -121,14 +127,6 @@ class _AuthoringHandler(_JunobenchHandler):
     """Base of the ``POST /junobench/authoring/*`` handlers: server paths inside the root only."""
 
     auth_resource = "contents"
-
-    def local_root(self) -> Path:
-        """The server's contents root on disk; 404 when contents are not on a local disk."""
-        manager = self.contents_manager
-        root_dir = getattr(manager, "root_dir", None)
-        if not root_dir or not getattr(manager, "_get_os_path", None):
-            raise web.HTTPError(404, "This server's contents are not on a local disk.")
-        return Path(root_dir).expanduser().resolve()
 
     def local_path(self, server_path: object, what: str) -> Path:
         """A server path (``a/b``, '' for the root) as a local path that stays inside the root."""
@@ -212,15 +210,6 @@ class DraftHandler(_AuthoringHandler):
         return authoring.set_draft, (casebook, body.get("case"), body.get("reason"))
 
 
-def _local_root(handler: APIHandler) -> Path:
-    """The server's contents root on disk; 404 when the contents are not on a local disk."""
-    manager = handler.contents_manager
-    root_dir = getattr(manager, "root_dir", None)
-    if not root_dir or not getattr(manager, "_get_os_path", None):
-        raise web.HTTPError(404, "This server's contents are not on a local disk.")
-    return Path(root_dir).expanduser().resolve()
-
-
 def _casebook_copy(root: Path, path: str) -> tuple[Path, Path | None]:
     """The casebook folder for a server path and the sparse copy holding it (or None).
 
@@ -250,7 +239,7 @@ class FetchSourceHandler(_JunobenchHandler):
     @authorized("read", resource="contents")
     def get(self) -> None:
         """Return ``{"allowed", "fetchable", "source", "cases", "reason"}``."""
-        root = _local_root(self)
+        root = self.local_root()
         path = self.get_query_argument("path", "")
         _folder, copy = _casebook_copy(root, path)
         marker = read_marker(copy) if copy is not None else None
@@ -304,7 +293,7 @@ class FetchCaseHandler(_JunobenchHandler):
             raise web.HTTPError(400, 'Expected {"path": <casebook path>, "case": <case name>}.')
         if not CASE_NAME.match(case):
             raise web.HTTPError(400, f"{case!r} is not a case name.")
-        root = _local_root(self)
+        root = self.local_root()
         _folder, copy = _casebook_copy(root, path)
         if copy is None:
             raise web.HTTPError(
