@@ -197,6 +197,9 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
     // "Runnable here" is remembered per casebook; it starts on when most
     // cases of the casebook cannot run here.
     let runnableFor: string | null = null;
+    // The casebook's current choice (remembered, else the default), so a
+    // keystroke in the search does not recount the whole casebook.
+    let runnableShown = false;
     let runnableChoices: Record<string, boolean> = {};
     const stateLoaded = state
       ? state
@@ -215,19 +218,18 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
       }
       runnableFor = manager.path;
       const stored = runnableChoices[manager.path];
-      model.setRunnableOnly(
-        typeof stored === 'boolean' ? stored : mostlyIncomplete(book.cases)
-      );
+      runnableShown =
+        typeof stored === 'boolean' ? stored : mostlyIncomplete(book.cases);
+      model.setRunnableOnly(runnableShown);
     };
     model.changed.connect(() => {
       const on = model.query.runnableOnly ?? false;
       if (
         runnableFor !== null &&
         runnableFor === manager.path &&
-        runnableChoices[runnableFor] !== on &&
-        (runnableChoices[runnableFor] !== undefined ||
-          on !== mostlyIncomplete(manager.casebook?.cases ?? []))
+        on !== runnableShown
       ) {
+        runnableShown = on;
         runnableChoices = { ...runnableChoices, [runnableFor]: on };
         void state?.save(RUNNABLE_KEY, runnableChoices);
       }
