@@ -10,7 +10,6 @@ make, bad case names and GETs.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -24,20 +23,11 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
 from pytest_jupyter.jupyter_server import *  # noqa: E402,F403
 
+from _fetch_fixture import FIXTURE  # noqa: E402
 from jupyterlab_junobench.sparse import fetch_cases  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
 
 
-def _fixture_module() -> Any:
-    spec = importlib.util.spec_from_file_location("make_fetch_fixture", REPO / "scripts" / "make_fetch_fixture.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-FIXTURE = _fixture_module()
 
 
 @pytest.fixture

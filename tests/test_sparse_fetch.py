@@ -9,7 +9,6 @@ and only the chosen cases' Git LFS objects may be there.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
@@ -20,21 +19,12 @@ from typing import Any
 
 import pytest
 
+from _fetch_fixture import FIXTURE
 from jupyterlab_junobench.sparse import FetchError, Progress, fetch_cases, find_copy, read_marker
 
-REPO = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
 
-def _fixture_module() -> Any:
-    spec = importlib.util.spec_from_file_location("make_fetch_fixture", REPO / "scripts" / "make_fetch_fixture.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-FIXTURE = _fixture_module()
 LFS_CHOICES = [False, True] if FIXTURE.has_git_lfs() else [False]
 
 
