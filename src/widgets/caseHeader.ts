@@ -95,8 +95,7 @@ export class CaseHeader extends Panel {
     this._renderReplay();
     this._renderDrift();
     this._renderCheck();
-    // Grow and shrink with the content (see the module comment); renders
-    // during a replay only change the DOM, the observer does the measuring.
+    // Grow and shrink with the content (see the module comment).
     this._observer = new ResizeObserver(() => this._fitToContent());
     for (const part of [this._toolbar, this._line, this._drawer]) {
       this._observer.observe(part.node);
@@ -335,6 +334,7 @@ export class CaseHeader extends Panel {
     if (state.phase === 'finished') {
       this._lastRun = '';
     }
+    this._fitToContent();
   }
 
   private _renderDrift(): void {
@@ -386,6 +386,7 @@ export class CaseHeader extends Panel {
     line.title = `${text}\n${trans.__('Kernel environment: %1', report.prefix)}`;
     line.dataset.differences = String(n);
     line.hidden = false;
+    this._fitToContent();
   }
 
   private _renderCheck(): void {
@@ -421,6 +422,7 @@ export class CaseHeader extends Panel {
     this._lastCheck = key;
     this._hintsSeen = state.hints.length;
     this._diagnosis?.render();
+    this._fitToContent();
   }
 
   private _replay: ReplayController;
