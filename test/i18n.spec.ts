@@ -12,11 +12,29 @@ import {
   renderCaseMarker,
   renderCasebookMessage
 } from '../src/casebook/messages';
+import { nullTranslator } from '@jupyterlab/translation';
+
+import { formatBytes } from '../src/casebook/notebook';
 import { cellName, cellRef, english, TRANSLATION_DOMAIN } from '../src/i18n';
 import type { Translate } from '../src/i18n';
-import type { CheckFinding, CheckStatus } from '../src/repair/findings';
-import { renderFinding, renderStatus } from '../src/repair/findings';
+import type { RunStop } from '../src/kernel/stop';
+import { renderRunStop } from '../src/kernel/stop';
+import type {
+  CheckFinding,
+  CheckStatus,
+  ReferenceProblem
+} from '../src/repair/findings';
+import {
+  renderFinding,
+  renderReferenceProblem,
+  renderStatus
+} from '../src/repair/findings';
 import { hintLadder } from '../src/repair/hints';
+import {
+  formatSize,
+  TRUNCATION_PREFIX,
+  truncationNote
+} from '../src/replay/outputs';
 import type { INotebookJSON } from '../src/replay/types';
 import type { ExplanationLine } from '../src/state/timeline';
 import { renderExplanationLine } from '../src/state/timeline';
@@ -124,8 +142,8 @@ const FINDINGS: Array<[CheckFinding, string]> = [
     'The reference fix’s target cell sets no variable to compare yours with.'
   ],
   [
-    { code: 'reference-failed', message: 'BOOM' },
-    'The reference fix did not run here: BOOM'
+    { code: 'reference-failed', problem: { code: 'no-report' } },
+    'The reference fix did not run here: the probe could not report on the reference target cell'
   ],
   [
     {
@@ -150,8 +168,11 @@ const FINDINGS: Array<[CheckFinding, string]> = [
     'From a fresh kernel, cell 7 [4] (after the target), line 2 raised E: V'
   ],
   [
-    { code: 'fresh-unfinished', message: 'BOOM' },
-    'The fresh-kernel run did not finish: BOOM'
+    {
+      code: 'fresh-unfinished',
+      stop: { code: 'timeout', cell: C6, seconds: 5 }
+    },
+    'The fresh-kernel run did not finish: Cell 7 [4] ran longer than 5 s and was interrupted.'
   ],
   [
     { code: 'missing-module', module: 'TF' },
@@ -321,7 +342,10 @@ const VERDICTS: Array<[VerdictReason, string]> = [
     'Crashed at cell 1 [ ] instead of the target cell 7 [4] with E (recorded: R).'
   ],
   [{ code: 'no-crash' }, 'Ran to the end without the recorded crash.'],
-  [{ code: 'run-stopped', message: 'BOOM.' }, 'BOOM.'],
+  [
+    { code: 'run-stopped', stop: { code: 'kernel', fate: 'died', cell: C6 } },
+    'The kernel died while running cell 7 [4]; its state is lost.'
+  ],
   [
     { code: 'fixed-raised', ename: 'E', step: 3, cell: C6 },
     'The fixed notebook raised E at step 3 (cell 7 [4]).'
@@ -385,6 +409,59 @@ const VERDICTS: Array<[VerdictReason, string]> = [
 ];
 
 /** Case markers and the loader's English. */
+/** Why runs end: each as the runner's English said it before codes existed. */
+const RUN_STOPS: Array<[RunStop, string]> = [
+  [{ code: 'completed', count: 3 }, 'All 3 cells ran without error.'],
+  [
+    { code: 'crashed', cell: C6, ename: 'E', evalue: 'V' },
+    'Cell 7 [4] raised E: V'
+  ],
+  [
+    { code: 'crashed', cell: null, ename: 'E', evalue: 'V' },
+    'A cell raised E: V'
+  ],
+  [{ code: 'interrupted' }, 'The replay was interrupted.'],
+  [{ code: 'cancelled' }, 'The replay was stopped.'],
+  [{ code: 'failed', reason: 'BOOM' }, 'The replay stopped: BOOM'],
+  [
+    { code: 'timeout', cell: C6, seconds: 2.5 },
+    'Cell 7 [4] ran longer than 2.5 s and was interrupted.'
+  ],
+  [
+    { code: 'kernel', fate: 'died', cell: C6, detail: 'BOOM' },
+    'The kernel died while running cell 7 [4]; its state is lost. (BOOM)'
+  ],
+  [
+    { code: 'kernel', fate: 'unresponsive', cell: C6, timeoutSeconds: 5 },
+    'Cell 7 [4] ran longer than 5 s. The kernel did not respond to the interrupt and may still be running cell 7 [4]; the run gave up on it. Restart the kernel before running more code.'
+  ],
+  [
+    { code: 'kernel', fate: 'lost', cell: C1 },
+    'The connection to the kernel was lost while running cell 1 [ ].'
+  ]
+];
+
+/** Why the reference fix gave no evidence. */
+const REFERENCE_PROBLEMS: Array<[ReferenceProblem, string]> = [
+  [
+    { code: 'no-counterpart' },
+    'the reference fix has no counterpart of the crashing cell'
+  ],
+  [{ code: 'kernel-start', reason: 'BOOM' }, 'could not start a kernel (BOOM)'],
+  [
+    {
+      code: 'stopped',
+      stop: { code: 'crashed', cell: C6, ename: 'E', evalue: 'V' }
+    },
+    'Cell 7 [4] raised E: V'
+  ],
+  [
+    { code: 'no-report' },
+    'the probe could not report on the reference target cell'
+  ],
+  [{ code: 'not-run' }, 'no reference run']
+];
+
 const MARKERS: Array<[CaseMarker, string]> = [
   [{ code: 'folder-not-found' }, 'case folder not found'],
   [{ code: 'not-in-descriptor' }, 'not in the descriptor'],
@@ -617,6 +694,22 @@ const VERDICT_CODES: Codes<VerdictReason> = {
   'invalid-notebook': true,
   'data-files-missing': true
 };
+const RUN_STOP_CODES: Codes<RunStop> = {
+  completed: true,
+  crashed: true,
+  interrupted: true,
+  cancelled: true,
+  failed: true,
+  timeout: true,
+  kernel: true
+};
+const REFERENCE_PROBLEM_CODES: Codes<ReferenceProblem> = {
+  'no-counterpart': true,
+  'kernel-start': true,
+  stopped: true,
+  'no-report': true,
+  'not-run': true
+};
 const MARKER_CODES: Codes<CaseMarker> = {
   'folder-not-found': true,
   'not-in-descriptor': true,
@@ -657,7 +750,7 @@ const PROBLEM_CODES: Codes<CasebookMessage> = {
 };
 
 /** Codes whose sentence is a message from elsewhere (the runner's, the reader's), passed through. */
-const PASSED_THROUGH = new Set(['run-stopped', 'invalid-notebook']);
+const PASSED_THROUGH = new Set(['invalid-notebook']);
 
 describe.each([
   ['check findings', FINDINGS, renderFinding, FINDING_CODES],
@@ -668,6 +761,13 @@ describe.each([
     EXPLANATION_CODES
   ],
   ['replay verdicts', VERDICTS, renderVerdictReason, VERDICT_CODES],
+  ['run stops', RUN_STOPS, renderRunStop, RUN_STOP_CODES],
+  [
+    'reference problems',
+    REFERENCE_PROBLEMS,
+    renderReferenceProblem,
+    REFERENCE_PROBLEM_CODES
+  ],
   ['case markers', MARKERS, renderCaseMarker, MARKER_CODES],
   ['casebook problems', PROBLEMS, renderCasebookMessage, PROBLEM_CODES]
 ] as Array<
@@ -764,6 +864,63 @@ describe('the translation domain in the UI', () => {
     expect(
       files.filter(f => f.text.includes('.load(TRANSLATION_DOMAIN)')).length
     ).toBeGreaterThan(0);
+  });
+
+  /** A bundle's `__` handed on without its bundle: it throws when called. */
+  const UNBOUND = /\.__\s*(?:[,)]|$)/m;
+
+  it('never hands on a translation bundle’s __ unbound', () => {
+    const offenders = files.flatMap(f =>
+      f.text
+        .split('\n')
+        .map((line, i) => ({ line, at: `${path.basename(f.p)}:${i + 1}` }))
+        .filter(({ line }) => UNBOUND.test(line.replace(/\/\/.*$/, '')))
+        .map(({ at, line }) => `${at}: ${line.trim()}`)
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('finds a bundle’s __ handed on unbound, and knows what a bundle does with it', () => {
+    expect(UNBOUND.test('describeNote(note, trans.__)')).toBe(true);
+    expect(UNBOUND.test('render(x, trans.__, y)')).toBe(true);
+    expect(UNBOUND.test('render(x, trans.__.bind(trans))')).toBe(false);
+    expect(UNBOUND.test("trans.__('Replay')")).toBe(false);
+    const bundle = nullTranslator.load(TRANSLATION_DOMAIN);
+    const detached = bundle.__;
+    expect(() => detached('Replay')).toThrow();
+    expect(bundle.__.bind(bundle)('Replay')).toBe('Replay');
+  });
+});
+
+describe('sizes and the truncation note', () => {
+  it.each([
+    [10, '10 bytes'],
+    [2048, '2.0 KB'],
+    [3 * 1024 * 1024, '3.0 MB']
+  ])('formatBytes(%d) is %s in English and translated whole', (n, text) => {
+    expect(formatBytes(n)).toBe(text);
+    expect(leaks(formatBytes(n, shout))).toEqual([]);
+  });
+
+  it.each([
+    [999, '999 B'],
+    [12_345, '12 kB'],
+    [49_000_000, '49.0 MB']
+  ])('formatSize(%d) is %s in English and translated whole', (n, text) => {
+    expect(formatSize(n)).toBe(text);
+    expect(leaks(formatSize(n, shout).replace(/\bkB\b/, ''))).toEqual([]);
+  });
+
+  it('words the truncation note through the translation function', () => {
+    const english = truncationNote(12_345);
+    expect(english).toMatchObject({
+      output_type: 'stream',
+      name: 'stderr',
+      text: `\n${TRUNCATION_PREFIX} 12 kB not shown]\n`
+    });
+    const text = (truncationNote(49_000_000, shout) as { text: string }).text;
+    expect(leaks(text.replace(/JUNOBENCH/, ''))).toEqual([]);
+    expect(text).toContain('49.0 MB');
   });
 });
 

@@ -58,8 +58,8 @@ export function renderCaseMarker(
       return __(
         '%1 is %2, over the limit of %3; it will not be opened',
         m.path,
-        formatBytes(m.size),
-        formatBytes(m.max)
+        formatBytes(m.size, __),
+        formatBytes(m.max, __)
       );
     case 'too-many-files':
       return __('more than %1 data files; only the first %1 are listed', m.max);
@@ -114,8 +114,8 @@ export function renderCasebookMessage(
       return __(
         '%1 is %2, over the limit of %3; it was not read.',
         m.file,
-        formatBytes(m.size),
-        formatBytes(m.max)
+        formatBytes(m.size, __),
+        formatBytes(m.max, __)
       );
     case 'unlisted':
       return __('Could not list %1: %2.', m.path, m.reason);

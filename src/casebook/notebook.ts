@@ -6,6 +6,8 @@
  * notebook and what is wrong with it.
  */
 
+import { english } from '../i18n';
+import type { Translate } from '../i18n';
 import type { INotebookJSON } from '../replay/types';
 import type { ICasebookSource } from './types';
 
@@ -43,16 +45,17 @@ export function checkNotebookSize(
 }
 
 /**
- * A byte count for messages: bytes, KB or MB (of 1024).
+ * A byte count for messages: bytes, KB or MB (of 1024), its unit translated
+ * by `__`.
  */
-export function formatBytes(bytes: number): string {
+export function formatBytes(bytes: number, __: Translate = english): string {
   if (bytes < 1024) {
-    return `${bytes} bytes`;
+    return __('%1 bytes', bytes);
   }
   if (bytes < 1024 * 1024) {
-    return `${(bytes / 1024).toFixed(1)} KB`;
+    return __('%1 KB', (bytes / 1024).toFixed(1));
   }
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  return __('%1 MB', (bytes / (1024 * 1024)).toFixed(1));
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Kernel } from '@jupyterlab/services';
 
 import { judgeRepair, planCheck } from '../repair/check';
 import type { ICheckPlan, ICheckVerdict } from '../repair/check';
+import type { ReferenceProblem } from '../repair/findings';
 import { readProbeReport, referenceEvidence } from '../repair/evidence';
 import type {
   IProbeReport,
@@ -191,7 +192,7 @@ namespace Private {
   /** The reference evidence, or why there is none. */
   export interface IReferenceOutcome {
     evidence: IReferenceEvidence | null;
-    error: string | undefined;
+    error: ReferenceProblem | undefined;
   }
 
   /**
@@ -228,15 +229,15 @@ namespace Private {
     if (plan.targetCellIndex === null) {
       return {
         evidence: null,
-        error: 'the reference fix has no counterpart of the crashing cell'
+        error: { code: 'no-counterpart' }
       };
     }
     const runs = await Promise.all([
       runReference(plan, options),
       runReference(plan, options)
     ]);
-    const failed = runs.find(r => typeof r === 'string');
-    if (typeof failed === 'string') {
+    const failed = runs.find(r => 'code' in r);
+    if (failed && 'code' in failed) {
       return { evidence: null, error: failed };
     }
     const [first, second] = runs as Array<{
@@ -265,12 +266,17 @@ namespace Private {
   async function runReference(
     plan: ICheckPlan,
     options: IRepairCheckOptions
-  ): Promise<{ target: IProbeReport; others: ITraceReport[] } | string> {
+  ): Promise<
+    { target: IProbeReport; others: ITraceReport[] } | ReferenceProblem
+  > {
     let fresh: IFreshKernel;
     try {
       fresh = await options.startKernel('reference');
     } catch (reason) {
-      return `could not start a kernel (${(reason as Error).message})`;
+      return {
+        code: 'kernel-start',
+        reason: (reason as Error).message ?? String(reason)
+      };
     }
     try {
       const runner = new PlanRunner({
@@ -288,14 +294,12 @@ namespace Private {
         instrument: instrument(plan.traced, plan.targetCellIndex)
       });
       if (run.status !== 'completed') {
-        return run.error
-          ? `${run.error.ename}: ${run.error.evalue} (${run.message})`
-          : run.message;
+        return { code: 'stopped', stop: run.stop };
       }
       const target = run.steps.find(r => r.step.isTarget);
       const report = readProbeReport(target?.probe);
       if (!report?.effect) {
-        return 'the probe could not report on the reference target cell';
+        return { code: 'no-report' };
       }
       const others = run.steps
         .filter(r => !r.step.isTarget)

@@ -11,12 +11,15 @@ import { PromiseDelegate } from '@lumino/coreutils';
 import { Signal } from '@lumino/signaling';
 import type { ISignal } from '@lumino/signaling';
 
-import { cellName, renderFate } from '../i18n';
+import { cellRef, english } from '../i18n';
+import type { ICellRef, Translate } from '../i18n';
 import { stripAnsi } from '../replay/ansi';
 import { DEFAULT_OUTPUT_LIMITS, OutputCap } from '../replay/outputs';
 import type { IOutputLimits } from '../replay/outputs';
 import { crashLineFromTraceback } from '../replay/plan';
 import type { INbOutput, IPlanStep, IReplayPlan } from '../replay/types';
+import { renderRunStop, stopFate, stopOf } from './stop';
+import type { KernelFate, RunStatus, RunStop } from './stop';
 
 /** The error a cell raised, as the kernel reported it. */
 export interface ICellError {
@@ -30,15 +33,6 @@ export interface ICellError {
   line: number | null;
 }
 
-/** Why a run ended. */
-export type RunStatus =
-  | 'completed'
-  | 'crashed'
-  | 'timeout'
-  | 'interrupted'
-  | 'kernel-died'
-  | 'cancelled';
-
 /**
  * What happened to the kernel when a run stopped because of it: it `died` (and
  * the server may be restarting it), it was `restarted` or `shut-down` by
@@ -46,8 +40,7 @@ export type RunStatus =
  * to it was `lost`, or it is `unresponsive` (it ignored an interrupt and may
  * still be running the cell).
  */
-export type KernelFate =
-  'died' | 'restarted' | 'shut-down' | 'lost' | 'unresponsive';
+export type { KernelFate, RunStatus, RunStop } from './stop';
 
 /** A progress event of a run. */
 export type RunnerEvent =
@@ -96,7 +89,9 @@ export interface IRunResult {
   failedIndex: number | null;
   /** The first error met, when the run crashed. */
   error: ICellError | null;
-  /** A sentence for people, saying what happened. */
+  /** Why the run ended, as a code with parameters (`renderRunStop`). */
+  stop: RunStop;
+  /** The same in an English sentence, for the command line and JSON readers. */
   message: string;
   /** Wall time of the whole run. */
   durationMs: number;
@@ -119,6 +114,7 @@ export class PlanRunner {
       options.outputLimits === undefined
         ? DEFAULT_OUTPUT_LIMITS
         : options.outputLimits;
+    this._trans = options.translate ?? english;
   }
 
   /** Progress events of the current run. */
@@ -213,11 +209,8 @@ export class PlanRunner {
           index,
           outcome.result.error,
           started,
-          outcome.message
+          outcome.stop
         );
-        if (outcome.fate) {
-          result.kernelFate = outcome.fate;
-        }
         break;
       }
       if (!result) {
@@ -231,7 +224,7 @@ export class PlanRunner {
         results.length ? results[results.length - 1].index : null,
         null,
         started,
-        `The replay stopped: ${(reason as Error).message ?? String(reason)}`
+        { code: 'failed', reason: (reason as Error).message ?? String(reason) }
       );
       if (dead) {
         result.kernelFate = 'died';
@@ -351,10 +344,10 @@ export class PlanRunner {
   ): Promise<Private.IStepOutcome> {
     const started = now();
     const outputs: INbOutput[] = [];
-    const cap = this._limits ? new OutputCap(this._limits) : null;
+    const cap = this._limits ? new OutputCap(this._limits, this._trans) : null;
     let error: ICellError | null = null;
     let executionCount: number | null = null;
-    const cell = cellName(step.cellIndex, step.executionCount);
+    const cell = cellRef(step.cellIndex, step.executionCount);
     this._event.emit({ type: 'step-started', index, step });
 
     const settle = new PromiseDelegate<Private.IStepOutcome>();
@@ -368,30 +361,25 @@ export class PlanRunner {
       durationMs: now() - started,
       error
     });
-    const died = (fate: KernelFate, message: string) =>
+    const died = (fate: KernelFate, detail?: string) =>
       settle.resolve({
         kind: 'kernel-died',
         result: stepResult(),
-        message,
-        fate
+        stop: { code: 'kernel', fate, cell, ...(detail ? { detail } : {}) }
       });
 
     const onStatus = (_: unknown, status: KernelMessage.Status) => {
       if (status === 'dead' || status === 'autorestarting') {
-        died('died', Private.fateMessage('died', cell));
+        died('died');
       } else if (status === 'restarting') {
         // The server announces the restart of a kernel that died as
         // 'restarting' too, and the connection turns that into
         // 'autorestarting' a moment later: wait for it before concluding
         // that someone restarted the kernel on purpose.
-        setTimeout(
-          () => died('restarted', Private.fateMessage('restarted', cell)),
-          0
-        );
+        setTimeout(() => died('restarted'), 0);
       }
     };
-    const onDisposed = () =>
-      died('shut-down', Private.fateMessage('shut-down', cell));
+    const onDisposed = () => died('shut-down');
     // A restart or shutdown asked by another client reaches every connection
     // as the kernel's broadcast shutdown reply, long before the websocket
     // closes or the kernel list is polled again.
@@ -399,7 +387,7 @@ export class PlanRunner {
       if ((msg.header.msg_type as string) === 'shutdown_reply') {
         const restart = !!(msg.content as { restart?: boolean }).restart;
         const fate: KernelFate = restart ? 'restarted' : 'shut-down';
-        died(fate, Private.fateMessage(fate, cell));
+        died(fate);
       }
     };
     // A dropped websocket is retried for ever by the connection; ask the
@@ -419,17 +407,17 @@ export class PlanRunner {
         );
         lostSince = null;
         if (!model) {
-          died('shut-down', Private.fateMessage('shut-down', cell));
+          died('shut-down');
           return;
         }
         if (model.execution_state === 'dead') {
-          died('died', Private.fateMessage('died', cell));
+          died('died');
           return;
         }
       } catch {
         lostSince = lostSince ?? now();
         if (now() - lostSince > Private.LOST_AFTER_MS) {
-          died('lost', Private.fateMessage('lost', cell));
+          died('lost');
           return;
         }
       }
@@ -439,7 +427,7 @@ export class PlanRunner {
     };
     const onConnection = (_: unknown, status: Kernel.ConnectionStatus) => {
       if (status === 'disconnected') {
-        died('lost', Private.fateMessage('lost', cell));
+        died('lost');
       } else if (status === 'connecting' && probe === null) {
         probe = setTimeout(() => void check(), Private.PROBE_MS);
       }
@@ -467,8 +455,7 @@ export class PlanRunner {
               settle.resolve({
                 kind: 'interrupted',
                 result: stepResult(),
-                message: Private.fateMessage('unresponsive', cell),
-                fate: 'unresponsive'
+                stop: { code: 'kernel', fate: 'unresponsive', cell }
               }),
             ms
           );
@@ -547,13 +534,7 @@ export class PlanRunner {
           // Futures are disposed when the kernel restarts: let the status
           // handler say whether that was on purpose first.
           setTimeout(
-            () =>
-              died(
-                'died',
-                `${Private.fateMessage('died', cell)} (${
-                  (reason as Error)?.message ?? String(reason)
-                })`
-              ),
+            () => died('died', (reason as Error)?.message ?? String(reason)),
             0
           );
         });
@@ -599,7 +580,7 @@ export class PlanRunner {
    * whether or not the kernel heeds the interrupt.
    */
   private async _timeout(
-    cell: string,
+    cell: ICellRef,
     settle: PromiseDelegate<Private.IStepOutcome>,
     stepResult: () => IStepResult,
     replied: Promise<void>
@@ -623,13 +604,14 @@ export class PlanRunner {
     settle.resolve({
       kind: 'timeout',
       result: stepResult(),
-      message: heeded
-        ? `${Private.upperFirst(cell)} ran longer than ${seconds} s and was interrupted.`
-        : `${Private.upperFirst(cell)} ran longer than ${seconds} s. ${Private.fateMessage(
-            'unresponsive',
-            cell
-          )}`,
-      fate: heeded ? undefined : 'unresponsive'
+      stop: heeded
+        ? { code: 'timeout', cell, seconds }
+        : {
+            code: 'kernel',
+            fate: 'unresponsive',
+            cell,
+            timeoutSeconds: seconds
+          }
     });
   }
 
@@ -638,6 +620,7 @@ export class PlanRunner {
   private _timeoutMs: number;
   private _graceMs: number;
   private _limits: Readonly<IOutputLimits> | null;
+  private _trans: Translate;
   private _running: Private.IRunState | null = null;
 }
 
@@ -658,6 +641,11 @@ export namespace PlanRunner {
     interruptGraceMs?: number;
     /** What is kept of each cell's outputs; null keeps everything. */
     outputLimits?: Readonly<IOutputLimits> | null;
+    /**
+     * Words what the runner writes into outputs (the truncation note); English
+     * by default. Results carry codes (`IRunResult.stop`), not sentences.
+     */
+    translate?: Translate;
   }
 
   /** Options of one run. */
@@ -717,13 +705,6 @@ function now(): number {
 }
 
 namespace Private {
-  /**
-   * A sentence-initial capital (`cell 2 [1]` starts a sentence as `Cell 2 [1]`).
-   */
-  export function upperFirst(s: string): string {
-    return s.charAt(0).toUpperCase() + s.slice(1);
-  }
-
   /** Ask the server about a kernel whose websocket dropped this often. */
   export const PROBE_MS = 1000;
 
@@ -748,17 +729,8 @@ namespace Private {
     | {
         kind: 'timeout' | 'kernel-died' | 'interrupted';
         result: IStepResult;
-        message: string;
-        fate?: KernelFate;
+        stop: RunStop;
       };
-
-  /**
-   * Say what happened to the kernel while it ran a cell (named as the learner
-   * sees it, `cell 7 [6]`).
-   */
-  export function fateMessage(fate: KernelFate, cell: string): string {
-    return renderFate(fate, cell);
-  }
 
   /**
    * Turn an IOPub message into an nbformat output, 'clear', or null.
@@ -838,7 +810,8 @@ namespace Private {
   }
 
   /**
-   * Assemble a run result with a sentence for people.
+   * Assemble a run result: why it ended (from the status unless the step
+   * said), in a code and in English.
    */
   export function result(
     status: RunStatus,
@@ -846,44 +819,29 @@ namespace Private {
     failedIndex: number | null,
     error: ICellError | null,
     started: number,
-    message?: string
+    given?: RunStop
   ): IRunResult {
-    let text = message;
-    if (!text) {
-      switch (status) {
-        case 'completed':
-          text = `All ${steps.length} cells ran without error.`;
-          break;
-        case 'crashed':
-          {
-            const failed =
-              failedIndex === null ? undefined : steps[failedIndex];
-            const where = failed
-              ? cellName(failed.step.cellIndex, failed.step.executionCount)
-              : 'a cell';
-            text = `${Private.upperFirst(where)} raised ${error?.ename}: ${error?.evalue}`;
-          }
-          break;
-        case 'interrupted':
-          text = 'The replay was interrupted.';
-          break;
-        case 'cancelled':
-          text = 'The replay was stopped.';
-          break;
-        // Timeouts and kernel deaths normally bring their own message.
-        case 'timeout':
-        case 'kernel-died':
-        default:
-          text = status;
-      }
-    }
+    const failed = failedIndex === null ? undefined : steps[failedIndex];
+    const stop =
+      given ??
+      stopOf(
+        status,
+        steps.length,
+        failed
+          ? cellRef(failed.step.cellIndex, failed.step.executionCount)
+          : null,
+        error
+      );
+    const fate = stopFate(stop);
     return {
       status,
       steps,
       failedIndex,
       error,
-      message: text,
-      durationMs: now() - started
+      stop,
+      message: renderRunStop(stop),
+      durationMs: now() - started,
+      ...(fate ? { kernelFate: fate } : {})
     };
   }
 }

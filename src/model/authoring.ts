@@ -13,6 +13,8 @@ import { dataCandidates } from '../authoring/spec';
 import type { ICaseSpec } from '../authoring/spec';
 import { joinSafe } from '../casebook/paths';
 import type { ICase } from '../casebook/types';
+import { english } from '../i18n';
+import type { Translate } from '../i18n';
 import { readInputHistory } from '../kernel/history';
 import { PlanRunner } from '../kernel/runner';
 import type { INotebookJSON } from '../replay/types';
@@ -54,6 +56,7 @@ export class CaseAuthor {
    */
   constructor(options: CaseAuthor.IOptions) {
     this._options = options;
+    this._trans = options.translate ?? english;
   }
 
   /**
@@ -211,16 +214,20 @@ export class CaseAuthor {
         kernel: { name: this._options.kernelName?.() ?? 'python3' }
       });
     } catch (reason) {
-      return `Could not start a kernel: ${(reason as Error).message}`;
+      return this._trans(
+        'Could not start a kernel: %1',
+        (reason as Error).message
+      );
     }
     try {
       if (!session.kernel) {
-        return 'The session has no kernel.';
+        return this._trans('The session has no kernel.');
       }
       return await use(
         new PlanRunner({
           kernel: session.kernel,
-          timeoutMs: this._options.timeoutMs ?? 300000
+          timeoutMs: this._options.timeoutMs ?? 300000,
+          translate: this._trans
         })
       );
     } finally {
@@ -262,6 +269,7 @@ export class CaseAuthor {
   }
 
   private readonly _options: CaseAuthor.IOptions;
+  private readonly _trans: Translate;
   private readonly _saved = new Map<
     string,
     { casebook: string; name: string }
@@ -286,5 +294,7 @@ export namespace CaseAuthor {
     kernelName?: () => string;
     /** Per-cell timeout in ms (default 300 s). */
     timeoutMs?: number;
+    /** Words the sentences the author's runs give (English by default). */
+    translate?: Translate;
   }
 }

@@ -13,6 +13,8 @@ import { ContentsCasebookSource } from '../casebook/contentsSource';
 import { DESCRIPTOR_FILE } from '../casebook/descriptor';
 import { loadCasebook } from '../casebook/loader';
 import type { ICase, ICasebook } from '../casebook/types';
+import { english } from '../i18n';
+import type { Translate } from '../i18n';
 import type { ICasebookManager } from '../tokens';
 
 /** The folder auto-detection looks for in the server root. */
@@ -28,6 +30,7 @@ export class CasebookManager implements ICasebookManager {
   constructor(options: CasebookManager.IOptions) {
     this._contents = options.contents;
     this._serverSettings = options.serverSettings;
+    this._trans = options.translate ?? english;
   }
 
   /** The loaded casebook. */
@@ -177,7 +180,10 @@ export class CasebookManager implements ICasebookManager {
       );
     } catch (reason) {
       throw new Error(
-        `The bundled demo casebook is unavailable: the server could not be reached (${(reason as Error).message}).`
+        this._trans(
+          'The bundled demo casebook is unavailable: the server could not be reached (%1).',
+          (reason as Error).message
+        )
       );
     }
     let body: { path?: string; message?: string } = {};
@@ -189,15 +195,21 @@ export class CasebookManager implements ICasebookManager {
     if (!response.ok || typeof body.path !== 'string') {
       const why =
         response.status === 404
-          ? 'the jupyterlab_junobench server extension is not enabled'
-          : (body.message ?? `HTTP ${response.status}`);
+          ? this._trans(
+              'the jupyterlab_junobench server extension is not enabled'
+            )
+          : (body.message ?? this._trans('HTTP %1', response.status));
       throw new Error(
-        `The bundled demo casebook is unavailable: ${why}. Set a casebook path in the settings.`
+        this._trans(
+          'The bundled demo casebook is unavailable: %1. Set a casebook path in the settings.',
+          why
+        )
       );
     }
     return body.path;
   }
 
+  private _trans: Translate;
   private _contents: Contents.IManager;
   private _serverSettings: ServerConnection.ISettings;
   private _casebook: ICasebook | null = null;
@@ -219,5 +231,7 @@ export namespace CasebookManager {
     contents: Contents.IManager;
     /** Server settings, for the demo casebook endpoint. */
     serverSettings: ServerConnection.ISettings;
+    /** Words the manager's own errors (English by default). */
+    translate?: Translate;
   }
 }

@@ -35,6 +35,7 @@ import {
   setCrashLine
 } from './crashLine';
 import { cellName } from '../i18n';
+import { renderRunStop } from '../kernel/stop';
 
 /** The state of one timeline step. */
 export type StepState = 'pending' | 'running' | 'done' | 'error' | 'skipped';
@@ -200,7 +201,11 @@ export class ReplayController {
       await this.checkEnvironment(kernel, 10000);
       this._clearNotebook();
       const { plan, indexOf } = this._buildPlan(stored);
-      const runner = new PlanRunner({ kernel, timeoutMs: this._timeoutMs });
+      const runner = new PlanRunner({
+        kernel,
+        timeoutMs: this._timeoutMs,
+        translate: this._trans.__.bind(this._trans)
+      });
       this._runner = runner;
       runner.event.connect((_, event) => this._onEvent(event, indexOf));
       const rel = this._kernelStartsAtRoot()
@@ -490,7 +495,7 @@ export class ReplayController {
       widget?.removeClass('jp-Junobench-runningCell');
     }
     let verdict: ReplayVerdict = null;
-    let message = result.message;
+    let message: string;
     if (result.status === 'crashed' && failed?.error) {
       const error = failed.error;
       const where =
@@ -536,7 +541,9 @@ export class ReplayController {
         );
       }
     } else {
-      message = this._stopMessage(result, crashName) ?? result.message;
+      message =
+        this._stopMessage(result, crashName) ??
+        renderRunStop(result.stop, trans.__.bind(trans));
       if (kind === 'top-to-bottom') {
         message = trans.__('Top to bottom: %1', message);
       }

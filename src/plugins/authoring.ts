@@ -23,6 +23,8 @@ import type { TranslationBundle } from '@jupyterlab/translation';
 
 import type { CaseAuthor, Settled } from '../model/authoring';
 import type { INotebookJSON } from '../replay/types';
+import { draftReason } from '../verify/case';
+import { renderVerdictReason } from '../verify/verdict';
 import { ICasebookManager } from '../tokens';
 import { CaseForm, linesBody } from '../widgets/caseForm';
 import type { ICaseFormValue } from '../widgets/caseForm';
@@ -59,7 +61,8 @@ export const authoringPlugin: JupyterFrontEndPlugin<void> = {
           sessions: app.serviceManager.sessions,
           kernelName: () =>
             tracker.currentWidget?.sessionContext.session?.kernel?.name ??
-            'python3'
+            'python3',
+          translate: trans.__.bind(trans)
         });
       }
       return authorInstance;
@@ -153,10 +156,12 @@ export const authoringPlugin: JupyterFrontEndPlugin<void> = {
         if (!recording.ok) {
           return fail(
             trans.__('Nothing to save'),
-            describeRecordProblem(recording.problem, trans.__)
+            describeRecordProblem(recording.problem, trans.__.bind(trans))
           );
         }
-        const notes = recording.notes.map(note => describeNote(note, trans.__));
+        const notes = recording.notes.map(note =>
+          describeNote(note, trans.__.bind(trans))
+        );
         let value = CaseForm.emptyValue(suggestName(book.cases));
         // Offer the files the code names that exist beside the notebook.
         const folder = PathExt.dirname(panel.context.path);
@@ -187,7 +192,11 @@ export const authoringPlugin: JupyterFrontEndPlugin<void> = {
           if (problem.code === 'exists') {
             const replace = await showDialog({
               title: trans.__('Replace case %1?', value.name),
-              body: describeNameProblem(value.name, problem, trans.__),
+              body: describeNameProblem(
+                value.name,
+                problem,
+                trans.__.bind(trans)
+              ),
               buttons: [
                 Dialog.cancelButton({ label: trans.__('Choose another name') }),
                 Dialog.warnButton({ label: trans.__('Replace it') })
@@ -201,7 +210,7 @@ export const authoringPlugin: JupyterFrontEndPlugin<void> = {
           }
           await fail(
             trans.__('Choose another name'),
-            describeNameProblem(value.name, problem, trans.__)
+            describeNameProblem(value.name, problem, trans.__.bind(trans))
           );
         }
         const spec = caseSpec({
@@ -341,7 +350,10 @@ namespace Private {
         trans.__(
           'This notebook does not pass as the reference fix of %1: %2',
           name,
-          settled.verification.fixed.reason
+          renderVerdictReason(
+            settled.verification.fixed.why,
+            trans.__.bind(trans)
+          )
         )
       );
       return;
@@ -358,7 +370,7 @@ namespace Private {
         : trans.__(
             '%1 is saved as a draft (DRAFT.md in its folder says why): %2',
             name,
-            reason
+            draftReason(verification, trans.__.bind(trans)) ?? reason
           ),
       ...warnings
     ];

@@ -38,7 +38,8 @@ export const casebookPlugin: JupyterFrontEndPlugin<ICasebookManager> = {
     const trans = (translator ?? nullTranslator).load(TRANSLATION_DOMAIN);
     const manager = new CasebookManager({
       contents: app.serviceManager.contents,
-      serverSettings: app.serviceManager.serverSettings
+      serverSettings: app.serviceManager.serverSettings,
+      translate: trans.__.bind(trans)
     });
     let settings: ISettingRegistry.ISettings | null = null;
 

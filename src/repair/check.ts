@@ -31,7 +31,12 @@ import type { IReferenceEvidence } from './evidence';
 import { cellRef } from '../i18n';
 import type { ICellRef } from '../i18n';
 import { english, renderFinding, renderStatus } from './findings';
-import type { CheckFinding, CheckStatus, Translate } from './findings';
+import type {
+  CheckFinding,
+  CheckStatus,
+  ReferenceProblem,
+  Translate
+} from './findings';
 
 export type { CheckFinding, CheckStatus } from './findings';
 
@@ -309,7 +314,7 @@ export interface IRepairEvidence {
   /** What the reference fix does (null when its own run failed, with why). */
   reference: IReferenceEvidence | null;
   /** Why the reference evidence is missing, when it is. */
-  referenceError?: string;
+  referenceError?: ReferenceProblem;
 }
 
 /**
@@ -393,7 +398,7 @@ export function judgeRepair(
           status: 'no-reference',
           finding: {
             code: 'reference-failed',
-            message: evidence.referenceError ?? 'no reference run'
+            problem: evidence.referenceError ?? { code: 'not-run' }
           }
         });
       } else if (!report.effect) {
@@ -737,15 +742,9 @@ namespace Private {
       };
     }
     if (run.status !== 'completed' || run.steps.length < plan.steps.length) {
-      // A kernel that went away is said in words of our own (translated);
-      // other stops keep the runner's sentence.
-      const index = run.failedIndex ?? run.steps.length;
-      const step = plan.steps[index] ?? null;
       return {
         code: 'fresh-unfinished',
-        message: run.message,
-        fate: run.kernelFate,
-        cell: step ? cellRef(step.cellIndex, step.executionCount) : null
+        stop: run.stop
       };
     }
     return { code: 'fresh-clean', count: plan.steps.length };

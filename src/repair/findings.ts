@@ -4,10 +4,12 @@
  * command line renders the same codes in English. Cells are named as the
  * learner sees them: their position and their `[n]` prompt. Pure logic.
  */
-import { english, renderCell, renderFate } from '../i18n';
+import { english, renderCell } from '../i18n';
 import type { ICellRef, Translate } from '../i18n';
 import { renderAspect, renderValueSide } from './evidence';
 import type { ValueSide } from './evidence';
+import { renderRunStop } from '../kernel/stop';
+import type { RunStop } from '../kernel/stop';
 
 /** How a check ended. */
 export type CheckStatus =
@@ -22,6 +24,19 @@ export type CheckStatus =
   | 'no-target'
   | 'unaligned'
   | 'no-reference';
+
+/** Why the reference fix's run gave no evidence to compare a repair with. */
+export type ReferenceProblem =
+  /** The fixed notebook has no cell aligned with the crashing one. */
+  | { code: 'no-counterpart' }
+  /** No kernel could be started for it; `reason` is the error's own text. */
+  | { code: 'kernel-start'; reason: string }
+  /** Its run ended before the target cell had run. */
+  | { code: 'stopped'; stop: RunStop }
+  /** The probe sent nothing back from its target cell. */
+  | { code: 'no-report' }
+  /** It was not run. */
+  | { code: 'not-run' };
 
 /** One thing a check found, with what a sentence about it needs. */
 export type CheckFinding =
@@ -59,7 +74,7 @@ export type CheckFinding =
       expectedSide?: ValueSide;
     }
   | { code: 'same-effect'; names: string }
-  | { code: 'reference-failed'; message: string }
+  | { code: 'reference-failed'; problem: ReferenceProblem }
   | {
       code: 'fresh-error';
       cell: ICellRef;
@@ -70,11 +85,8 @@ export type CheckFinding =
     }
   | {
       code: 'fresh-unfinished';
-      message: string;
-      /** What happened to the kernel, when it went away. */
-      fate?: 'died' | 'restarted' | 'shut-down' | 'lost' | 'unresponsive';
-      /** The cell it was running. */
-      cell?: ICellRef | null;
+      /** Why the run ended early. */
+      stop: RunStop;
     }
   | { code: 'missing-module'; module: string }
   | { code: 'fresh-not-run' }
@@ -229,7 +241,10 @@ export function renderFinding(
             'The reference fix’s target cell sets no variable to compare yours with.'
           );
     case 'reference-failed':
-      return __('The reference fix did not run here: %1', f.message);
+      return __(
+        'The reference fix did not run here: %1',
+        renderReferenceProblem(f.problem, __)
+      );
     case 'fresh-error':
       return f.line === null
         ? __(
@@ -250,9 +265,7 @@ export function renderFinding(
     case 'fresh-unfinished':
       return __(
         'The fresh-kernel run did not finish: %1',
-        f.fate && f.cell
-          ? renderFate(f.fate, renderCell(f.cell, __), __)
-          : f.message
+        renderRunStop(f.stop, __)
       );
     case 'missing-module':
       return __(
@@ -286,5 +299,27 @@ export function renderFinding(
           : __(
               'The target cell has not run in your live kernel since the notebook was saved.'
             );
+  }
+}
+
+/**
+ * Why the reference fix gave no evidence, as a clause: translated by `__`,
+ * English by default.
+ */
+export function renderReferenceProblem(
+  p: ReferenceProblem,
+  __: Translate = english
+): string {
+  switch (p.code) {
+    case 'no-counterpart':
+      return __('the reference fix has no counterpart of the crashing cell');
+    case 'kernel-start':
+      return __('could not start a kernel (%1)', p.reason);
+    case 'stopped':
+      return renderRunStop(p.stop, __);
+    case 'no-report':
+      return __('the probe could not report on the reference target cell');
+    case 'not-run':
+      return __('no reference run');
   }
 }

@@ -5,6 +5,8 @@
  */
 import type * as nbformat from '@jupyterlab/nbformat';
 
+import { english } from '../i18n';
+import type { Translate } from '../i18n';
 import type { INbOutput } from './types';
 
 /** Limits on what is kept of one cell's outputs, in characters. */
@@ -31,9 +33,13 @@ export const TRUNCATION_PREFIX = '[output truncated by JunoBench:';
  * Counts the outputs of one cell as they arrive and says what to keep of each.
  */
 export class OutputCap {
-  /** Start counting with the given limits. */
-  constructor(limits: Readonly<IOutputLimits> = DEFAULT_OUTPUT_LIMITS) {
+  /** Start counting with the given limits; the note is worded by `__`. */
+  constructor(
+    limits: Readonly<IOutputLimits> = DEFAULT_OUTPUT_LIMITS,
+    __: Translate = english
+  ) {
     this._limits = limits;
+    this._trans = __;
   }
 
   /** Characters not kept so far. */
@@ -68,7 +74,9 @@ export class OutputCap {
 
   /** The note saying how much was not kept, or null when nothing was dropped. */
   note(): INbOutput | null {
-    return this._dropped > 0 ? truncationNote(this._dropped) : null;
+    return this._dropped > 0
+      ? truncationNote(this._dropped, this._trans)
+      : null;
   }
 
   private _takeStream(output: nbformat.IStream): INbOutput | null {
@@ -113,6 +121,7 @@ export class OutputCap {
   }
 
   private _limits: Readonly<IOutputLimits>;
+  private _trans: Translate;
   private _stream = 0;
   private _rich = 0;
   private _dropped = 0;
@@ -136,22 +145,31 @@ export function sizeOf(value: unknown): number {
   }
 }
 
-/** A size for people: "12 kB", "49.6 MB" (1 character counted as 1 byte). */
-export function formatSize(chars: number): string {
+/**
+ * A size for people: "12 kB", "49.6 MB" (1 character counted as 1 byte),
+ * its unit translated by `__`.
+ */
+export function formatSize(chars: number, __: Translate = english): string {
   if (chars >= 1_000_000) {
-    return `${(chars / 1_000_000).toFixed(1)} MB`;
+    return __('%1 MB', (chars / 1_000_000).toFixed(1));
   }
   if (chars >= 1_000) {
-    return `${Math.round(chars / 1_000)} kB`;
+    return __('%1 kB', Math.round(chars / 1_000));
   }
-  return `${chars} B`;
+  return __('%1 B', chars);
 }
 
-/** The stderr line that ends a truncated cell output. */
-export function truncationNote(dropped: number): INbOutput {
+/**
+ * The stderr line that ends a truncated cell output (worded by `__`; its
+ * English starts with `TRUNCATION_PREFIX`).
+ */
+export function truncationNote(
+  dropped: number,
+  __: Translate = english
+): INbOutput {
   return {
     output_type: 'stream',
     name: 'stderr',
-    text: `\n${TRUNCATION_PREFIX} ${formatSize(dropped)} not shown]\n`
+    text: `\n${__('[output truncated by JunoBench: %1 not shown]', formatSize(dropped, __))}\n`
   };
 }

@@ -5,6 +5,7 @@
  * the cells. It describes state only, never the diagnosis or the fix. Pure.
  */
 import type { IRunResult } from '../kernel/runner';
+import type { RunStop } from '../kernel/stop';
 import { describeSummary } from '../repair/evidence';
 import type { ChangeKind, IValueSummary } from '../repair/evidence';
 import { cellName, cellRef, english, renderCell, renderCells } from '../i18n';
@@ -51,7 +52,9 @@ export interface ITimeline {
   steps: ITimelineStep[];
   /** Every name that changed, in order of first change. */
   names: string[];
-  /** How the run ended, for people. */
+  /** How the run ended (`renderRunStop`). */
+  stop: RunStop;
+  /** The same in English, for the command line and JSON readers. */
   message: string;
 }
 
@@ -82,7 +85,7 @@ export function buildTimeline(
       changes
     };
   });
-  return { order, steps, names, message: run.message };
+  return { order, steps, names, stop: run.stop, message: run.message };
 }
 
 /** One entry of a name's history. */

@@ -7,6 +7,8 @@
  */
 import type { IRunResult, PlanRunner } from '../kernel/runner';
 import type { ICase } from '../casebook/types';
+import { english } from '../i18n';
+import type { Translate } from '../i18n';
 import { recordedPlan } from '../replay/plan';
 import type { INotebookJSON, IReplayPlan } from '../replay/types';
 import { alignCell } from './align';
@@ -14,7 +16,8 @@ import {
   caseVerdict,
   judgeFixed,
   judgeReproduced,
-  notebookJudgement
+  notebookJudgement,
+  renderVerdictReason
 } from './verdict';
 import type { CaseVerdict, INotebookJudgement } from './verdict';
 
@@ -85,7 +88,7 @@ export async function verifyCaseWith(
     typeof reproRun === 'string'
       ? notebookJudgement('kernel-died', {
           code: 'run-stopped',
-          message: reproRun
+          stop: { code: 'failed', reason: reproRun }
         })
       : judgeReproduced(plan, reproRun, c.ename);
   if (reproduced.verdict === 'fail' && Private.needsMissingData(c, repro)) {
@@ -132,7 +135,7 @@ export async function verifyCaseWith(
     typeof fixedRun === 'string'
       ? notebookJudgement('kernel-died', {
           code: 'run-stopped',
-          message: fixedRun
+          stop: { code: 'failed', reason: fixedRun }
         })
       : judgeFixed(fixedRun, targetStep);
   if (fixed.verdict === 'fail' && Private.needsMissingData(c, fixedNb)) {
@@ -149,7 +152,10 @@ export async function verifyCaseWith(
  * Why a verified case stays a draft, in English (the text of its DRAFT.md),
  * or null when it counts.
  */
-export function draftReason(verification: ICaseVerification): string | null {
+export function draftReason(
+  verification: ICaseVerification,
+  __: Translate = english
+): string | null {
   const { reproduced, fixed } = verification;
   if (verification.verdict === 'pass') {
     return null;
@@ -157,17 +163,29 @@ export function draftReason(verification: ICaseVerification): string | null {
   const parts: string[] = [];
   if (reproduced.verdict !== 'pass') {
     parts.push(
-      `the reproduced notebook did not crash as recorded (${reproduced.verdict}: ${reproduced.reason})`
+      __(
+        'the reproduced notebook did not crash as recorded (%1: %2)',
+        reproduced.verdict,
+        renderVerdictReason(reproduced.why, __)
+      )
     );
   }
   if (fixed.verdict !== 'pass') {
     parts.push(
       fixed.verdict === 'missing-notebook'
-        ? 'it has no reference fix yet (add one with --fixed, or "Save as Reference Fix")'
-        : `the reference fix did not pass (${fixed.verdict}: ${fixed.reason})`
+        ? __(
+            'it has no reference fix yet (add one with --fixed, or "Save as Reference Fix")'
+          )
+        : __(
+            'the reference fix did not pass (%1: %2)',
+            fixed.verdict,
+            renderVerdictReason(fixed.why, __)
+          )
     );
   }
-  return parts.join('; ') || `the verification said ${verification.verdict}`;
+  return (
+    parts.join(__('; ')) || __('the verification said %1', verification.verdict)
+  );
 }
 
 namespace Private {

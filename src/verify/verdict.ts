@@ -3,6 +3,8 @@
  * recorded, and does the fixed notebook run cleanly? Pure logic.
  */
 import type { ICellError, IRunResult, IStepResult } from '../kernel/runner';
+import { renderRunStop } from '../kernel/stop';
+import type { RunStop } from '../kernel/stop';
 import { cellRef, english, renderCell } from '../i18n';
 import type { ICellRef, Translate } from '../i18n';
 import { normaliseEname } from '../replay/plan';
@@ -37,7 +39,7 @@ export type VerdictReason =
       target: ICellRef;
     }
   | { code: 'no-crash' }
-  | { code: 'run-stopped'; message: string }
+  | { code: 'run-stopped'; stop: RunStop }
   | { code: 'fixed-raised'; ename: string; step: number; cell: ICellRef }
   | { code: 'fixed-clean'; earlierErrors: number }
   | { code: 'missing-data'; evalue: string }
@@ -149,7 +151,7 @@ export function judgeReproduced(
   }
   return notebookJudgement(
     run.status === 'timeout' ? 'timeout' : 'kernel-died',
-    { code: 'run-stopped', message: run.message }
+    { code: 'run-stopped', stop: run.stop }
   );
 }
 
@@ -189,7 +191,7 @@ export function judgeFixed(
   if (run.status === 'timeout' || run.status === 'kernel-died') {
     return notebookJudgement(run.status, {
       code: 'run-stopped',
-      message: run.message
+      stop: run.stop
     });
   }
   return notebookJudgement('pass', {
@@ -314,8 +316,9 @@ export function renderVerdictReason(
     case 'no-crash':
       return __('Ran to the end without the recorded crash.');
     case 'run-stopped':
+      return renderRunStop(r.stop, __);
     case 'invalid-notebook':
-      // The runner's and the reader's own sentences.
+      // The reader's own sentence.
       return r.message;
     case 'not-run':
       return __('Not run.');

@@ -12,6 +12,7 @@ import { describeSummary } from '../repair/evidence';
 import type { ITimeline } from '../state/timeline';
 import type { ReplayController } from '../model/replayController';
 import { cellName } from '../i18n';
+import { renderRunStop } from '../kernel/stop';
 import { renderExplanation } from '../state/timeline';
 
 /**
@@ -123,7 +124,7 @@ export class StateView extends Widget {
             crash.error.ename,
             crash.error.evalue
           )
-        : timeline.message
+        : renderRunStop(timeline.stop, trans.__.bind(trans))
     );
     table.appendChild(caption);
     const head = table.createTHead().insertRow();

@@ -9,6 +9,7 @@ import {
 import type { Kernel } from '@jupyterlab/services';
 import { JupyterServer } from '@jupyterlab/testing';
 
+import { cellRef } from '../../src/i18n';
 import { PlanRunner } from '../../src/kernel/runner';
 import type { RunnerEvent } from '../../src/kernel/runner';
 import { recordedPlan } from '../../src/replay/plan';
@@ -135,6 +136,11 @@ describe('PlanRunner', () => {
     expect(result.status).toBe('timeout');
     expect(result.failedIndex).toBe(0);
     expect(result.message).toContain('1.5 s');
+    expect(result.stop).toEqual({
+      code: 'timeout',
+      cell: cellRef(0, 1),
+      seconds: 1.5
+    });
     // The kernel survived the interrupt and still runs code.
     const again = await new PlanRunner({ kernel }).run(plainPlan(['1 + 1']));
     expect(again.status).toBe('completed');
@@ -167,6 +173,7 @@ describe('PlanRunner', () => {
     expect(result.kernelFate).toBe('died');
     expect(result.failedIndex).toBe(1);
     expect(result.message).toContain('The kernel died while running cell 2');
+    expect(result.stop).toMatchObject({ code: 'kernel', fate: 'died' });
   });
 
   it('refuses a second run while one is running', async () => {
@@ -287,6 +294,11 @@ describe('PlanRunner', () => {
     expect(result.failedIndex).toBe(0);
     expect(result.steps).toHaveLength(1);
     expect(result.message).toMatch(/did not respond to the interrupt/);
+    expect(result.stop).toMatchObject({
+      code: 'kernel',
+      fate: 'unresponsive',
+      timeoutSeconds: expect.any(Number)
+    });
     expect(result.durationMs).toBeLessThan(15000);
   });
 

@@ -15,6 +15,7 @@ import type {
   LiveResult
 } from '../../src/repair/check';
 import { demoNotebook } from '../replay/notebooks';
+import { stopOf } from '../../src/kernel/stop';
 
 const load = demoNotebook;
 
@@ -95,6 +96,7 @@ function fakeRun(plan: ICheckPlan, fresh: 'clean' | 'fails'): IRunResult {
         steps,
         failedIndex: index,
         error,
+        stop: stopOf('crashed', steps.length, null, error),
         message: 'crashed',
         durationMs: 1
       };
@@ -105,6 +107,7 @@ function fakeRun(plan: ICheckPlan, fresh: 'clean' | 'fails'): IRunResult {
     steps,
     failedIndex: null,
     error: null,
+    stop: stopOf('completed', steps.length, null, null),
     message: 'ok',
     durationMs: 1
   };

@@ -26,6 +26,7 @@ import { cellName, english, renderFinding } from '../../src/repair/findings';
 import { sourceText } from '../../src/replay/plan';
 import type { INotebookJSON } from '../../src/replay/types';
 import { demoNotebook } from '../replay/notebooks';
+import { stopOf } from '../../src/kernel/stop';
 
 const load = demoNotebook;
 
@@ -294,6 +295,12 @@ function runWith(
     steps,
     failedIndex: failAfterTarget ? steps.length - 1 : null,
     error: failAfterTarget ? steps[steps.length - 1].error : null,
+    stop: stopOf(
+      failAfterTarget ? 'crashed' : 'completed',
+      steps.length,
+      null,
+      failAfterTarget ? steps[steps.length - 1].error : null
+    ),
     message: '',
     durationMs: 1
   };
@@ -429,7 +436,10 @@ describe('judgeRepair', () => {
         { notebookSpecific: false },
         {
           reference: reference === undefined ? REFERENCE : reference,
-          referenceError: 'it crashed'
+          referenceError: {
+            code: 'stopped',
+            stop: stopOf('crashed', 1, null, { ename: 'E', evalue: 'V' })
+          }
         }
       );
       expect(verdict.status).toBe(status);

@@ -140,9 +140,7 @@ describe('a fresh run whose kernel went away', () => {
     (fate, text) => {
       const finding = {
         code: 'fresh-unfinished' as const,
-        message: 'runner sentence',
-        fate,
-        cell: CELL
+        stop: { code: 'kernel' as const, fate, cell: CELL }
       };
       expect(renderFinding(finding)).toBe(
         `The fresh-kernel run did not finish: ${text}`
@@ -151,9 +149,19 @@ describe('a fresh run whose kernel went away', () => {
     }
   );
 
-  it('keeps the runner’s sentence for other stops', () => {
-    expect(
-      renderFinding({ code: 'fresh-unfinished', message: 'Timed out.' })
-    ).toBe('The fresh-kernel run did not finish: Timed out.');
+  it('translates a timeout whose interrupt was not heeded, cell included', () => {
+    const finding = {
+      code: 'fresh-unfinished' as const,
+      stop: {
+        code: 'kernel' as const,
+        fate: 'unresponsive' as const,
+        cell: CELL,
+        timeoutSeconds: 5
+      }
+    };
+    expect(renderFinding(finding)).toBe(
+      'The fresh-kernel run did not finish: Cell 3 [2] ran longer than 5 s. The kernel did not respond to the interrupt and may still be running cell 3 [2]; the run gave up on it. Restart the kernel before running more code.'
+    );
+    expect(leaks(renderFinding(finding, shout))).toEqual([]);
   });
 });

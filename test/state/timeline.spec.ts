@@ -9,6 +9,7 @@ import {
   nameHistory
 } from '../../src/state/timeline';
 import type { INotebookJSON } from '../../src/replay/types';
+import { stopOf } from '../../src/kernel/stop';
 
 const NB: INotebookJSON = {
   cells: [
@@ -83,6 +84,12 @@ function run(steps: IStepResult[]): IRunResult {
     steps,
     failedIndex: failed >= 0 ? failed : null,
     error: failed >= 0 ? steps[failed].error : null,
+    stop: stopOf(
+      failed >= 0 ? 'crashed' : 'completed',
+      steps.length,
+      null,
+      failed >= 0 ? steps[failed].error : null
+    ),
     message: '',
     durationMs: 1
   };

@@ -8,6 +8,7 @@ import {
   judgeReproduced
 } from '../../src/verify/verdict';
 import type { NotebookVerdict } from '../../src/verify/verdict';
+import { stopOf } from '../../src/kernel/stop';
 
 /** Reproduced notebook: cell 2 (count 3) crashed with a NameError. */
 const reproduced: INotebookJSON = {
@@ -70,6 +71,7 @@ function run(
     steps: results,
     failedIndex: failed,
     error,
+    stop: stopOf(status, results.length, null, error),
     message: status,
     durationMs: 3
   };
@@ -122,6 +124,12 @@ function runOn(
     steps: results,
     failedIndex: failed,
     error: failed === null ? null : results[failed].error,
+    stop: stopOf(
+      status,
+      results.length,
+      null,
+      failed === null ? null : results[failed].error
+    ),
     message: status,
     durationMs: 3
   };
