@@ -827,7 +827,8 @@ describe('hints', () => {
           }
         ]
       }
-    ]
+    ],
+    nbformat: 4
   };
   const c = caseRecord('P_1', {
     library: 'unknown',

@@ -5,6 +5,8 @@
  * the replay planner reads back as that order. Pure logic.
  */
 
+import * as nbformat from '@jupyterlab/nbformat';
+
 import {
   findTarget,
   hasReexecuteMarker,
@@ -217,7 +219,7 @@ namespace Private {
    * The name of the exception in a cell's error output, or null.
    */
   export function errorOf(cell: INbCell | undefined): string | null {
-    const error = (cell?.outputs ?? []).find(o => o.output_type === 'error');
+    const error = (cell?.outputs ?? []).find(nbformat.isError);
     return error ? String(error.ename ?? '') : null;
   }
 

@@ -4,6 +4,7 @@
  * a snapshot of the notebook, and tells the replay bar.
  */
 import { PathExt } from '@jupyterlab/coreutils';
+import type * as nbformat from '@jupyterlab/nbformat';
 import type { NotebookPanel } from '@jupyterlab/notebook';
 import type { Contents, Session } from '@jupyterlab/services';
 import type { ISignal } from '@lumino/signaling';
@@ -95,7 +96,8 @@ export class CheckController {
     });
     try {
       await panel.context.save();
-      const learner: INotebookJSON = panel.model!.sharedModel.toJSON();
+      const learner: nbformat.INotebookContent =
+        panel.model!.sharedModel.toJSON();
       const [reproduced, fixed] = await Promise.all([
         this._readNotebook(
           PathExt.join(meta.caseFolder, `${c.name}_reproduced.ipynb`)
@@ -246,7 +248,9 @@ export class CheckController {
    * Keep a copy of the checked notebook beside the working copy, under
    * `attempts/`; the learner's notebook itself is never touched.
    */
-  private async _snapshot(nb: INotebookJSON): Promise<string | null> {
+  private async _snapshot(
+    nb: nbformat.INotebookContent
+  ): Promise<string | null> {
     const { panel, contents } = this._options;
     const dir = PathExt.join(PathExt.dirname(panel.context.path), 'attempts');
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');

@@ -26,7 +26,7 @@ import { isPristineKernel, probeEnvironment } from '../kernel/probe';
 import type { IStoredStep, IWorkingCopyMeta } from './workingCopy';
 import { readWorkingCopyMeta } from './workingCopy';
 import { compareCrash } from '../replay/plan';
-import type { INotebookJSON, IPlanStep, IReplayPlan } from '../replay/types';
+import type { IPlanStep, IReplayPlan } from '../replay/types';
 import { buildTimeline, explainCrash } from '../state/timeline';
 import type { IExplanation, ITimeline } from '../state/timeline';
 import {
@@ -559,8 +559,7 @@ export class ReplayController {
     );
     const tracked = timeline.steps.some(st => st.changes !== null);
     this._timelines[kind] = tracked ? timeline : null;
-    const notebook: INotebookJSON | undefined =
-      this._panel.model?.sharedModel.toJSON();
+    const notebook = this._panel.model?.sharedModel.toJSON();
     const explanation =
       tracked && notebook && result.status === 'crashed'
         ? explainCrash(timeline, notebook)

@@ -5,6 +5,9 @@
  * replay still finds its cells after the learner edits the notebook. Pure.
  */
 import { PathExt } from '@jupyterlab/coreutils';
+import type * as nbformat from '@jupyterlab/nbformat';
+import type { PartialJSONObject } from '@lumino/coreutils';
+
 import {
   recordedPlan,
   stripMarkers,
@@ -52,7 +55,8 @@ export interface IWorkingCopyMeta {
 }
 
 /**
- * Make a working copy of a reproduced notebook.
+ * Make a working copy of a reproduced notebook: a whole nbformat notebook, as
+ * the contents API saves it.
  */
 export function makeWorkingCopy(
   reproduced: INotebookJSON,
@@ -65,7 +69,7 @@ export function makeWorkingCopy(
     recordedEvalue: string;
     now?: Date;
   }
-): INotebookJSON {
+): nbformat.INotebookContent {
   const recorded = recordedPlan(reproduced);
   const contrast = topToBottomPlan(reproduced);
   const used = new Set<string>();
@@ -77,21 +81,23 @@ export function makeWorkingCopy(
     used.add(id);
     return id;
   });
-  const cells = reproduced.cells.map((cell, i) => {
-    const copy: INotebookJSON['cells'][number] = {
+  const cells = reproduced.cells.map((cell, i): nbformat.ICell => {
+    const copy = {
       ...cell,
       id: ids[i],
-      source:
-        cell.cell_type === 'code'
-          ? stripMarkers(sourceText(cell))
-          : sourceText(cell),
+      source: sourceText(cell),
       metadata: { ...(cell.metadata ?? {}) }
     };
-    if (cell.cell_type === 'code') {
-      copy.outputs = [];
-      copy.execution_count = null;
+    if (cell.cell_type !== 'code') {
+      return copy;
     }
-    return copy;
+    return {
+      ...copy,
+      cell_type: 'code',
+      source: stripMarkers(copy.source),
+      outputs: [],
+      execution_count: null
+    };
   });
   const store = (plan: IReplayPlan): IStoredStep[] =>
     plan.steps.map(s => ({
@@ -122,7 +128,7 @@ export function makeWorkingCopy(
     cells,
     metadata: {
       ...(reproduced.metadata ?? {}),
-      junobench: meta as unknown as Record<string, unknown>
+      junobench: meta as unknown as PartialJSONObject
     },
     nbformat: 4,
     nbformat_minor: Math.max(5, reproduced.nbformat_minor ?? 5)

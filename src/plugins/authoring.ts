@@ -15,6 +15,7 @@ import {
   showErrorMessage
 } from '@jupyterlab/apputils';
 import { PathExt } from '@jupyterlab/coreutils';
+import type * as nbformat from '@jupyterlab/nbformat';
 import { INotebookTracker } from '@jupyterlab/notebook';
 import type { NotebookPanel } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
@@ -146,7 +147,7 @@ export const authoringPlugin: JupyterFrontEndPlugin<void> = {
         const { caseNameProblem, caseSpec, labelSets, suggestName } =
           await import('../authoring/spec');
         const author = await getAuthor();
-        const nb = panel.context.model.toJSON() as unknown as INotebookJSON;
+        const nb = Private.notebookJSON(panel);
         let recording;
         try {
           recording = await author.record(kernel, nb);
@@ -270,9 +271,7 @@ export const authoringPlugin: JupyterFrontEndPlugin<void> = {
           }
           name = asked.value;
         }
-        const fixed = fixedNotebook(
-          panel.context.model.toJSON() as unknown as INotebookJSON
-        );
+        const fixed = fixedNotebook(Private.notebookJSON(panel));
         await Private.verifyAndReport(author, manager, name, fixed, trans, []);
       }
     });
@@ -288,6 +287,18 @@ export const authoringPlugin: JupyterFrontEndPlugin<void> = {
 };
 
 namespace Private {
+  /**
+   * The notebook of a panel as JSON, with the metadata the model fills in
+   * (kernelspec, language) ensured.
+   */
+  export function notebookJSON(
+    panel: NotebookPanel
+  ): nbformat.INotebookContent {
+    // The notebook model returns its content; the document-model interface it
+    // is reached through only promises JSON.
+    return panel.context.model.toJSON() as nbformat.INotebookContent;
+  }
+
   /**
    * The description of a case from the form.
    */

@@ -57,8 +57,8 @@ export const MOVED_MATCH = 0.85;
  * beyond recognition in place).
  */
 export function alignNotebooks(
-  a: INotebookJSON,
-  b: INotebookJSON,
+  a: Pick<INotebookJSON, 'cells'>,
+  b: Pick<INotebookJSON, 'cells'>,
   options: IAlignOptions = {}
 ): INotebookAlignment {
   const codeA = Private.codeIndices(a);
@@ -168,7 +168,7 @@ namespace Private {
   /**
    * Indices of the code cells.
    */
-  export function codeIndices(nb: INotebookJSON): number[] {
+  export function codeIndices(nb: Pick<INotebookJSON, 'cells'>): number[] {
     const out: number[] = [];
     nb.cells.forEach((c, i) => {
       if (c.cell_type === 'code') {

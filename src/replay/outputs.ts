@@ -3,7 +3,7 @@
  * that prints megabytes (or shows a table of ten thousand rows) cannot freeze
  * the page or fill the memory. Pure.
  */
-import type * as nbformat from '@jupyterlab/nbformat';
+import * as nbformat from '@jupyterlab/nbformat';
 
 import { english } from '../i18n';
 import type { Translate } from '../i18n';
@@ -52,17 +52,13 @@ export class OutputCap {
    * always kept whole: they are what a replay is about.
    */
   take(output: INbOutput): INbOutput | null {
-    switch (output.output_type) {
-      case 'stream':
-        return this._takeStream(output as nbformat.IStream);
-      case 'display_data':
-      case 'execute_result':
-        return this._takeRich(
-          output as nbformat.IDisplayData | nbformat.IExecuteResult
-        );
-      default:
-        return output;
+    if (nbformat.isStream(output)) {
+      return this._takeStream(output);
     }
+    if (nbformat.isDisplayData(output) || nbformat.isExecuteResult(output)) {
+      return this._takeRich(output);
+    }
+    return output;
   }
 
   /** Start again: the cell cleared its output. */

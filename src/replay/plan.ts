@@ -4,7 +4,7 @@
  * recorded crash is, and how an observed crash compares with it. Pure logic.
  */
 
-import type * as nbformat from '@jupyterlab/nbformat';
+import * as nbformat from '@jupyterlab/nbformat';
 
 import { stripAnsi } from './ansi';
 import type {
@@ -130,9 +130,7 @@ export function crashLineFromTraceback(traceback: string[]): number | null {
  */
 export function findTarget(nb: INotebookJSON): ITarget | null {
   for (const { cell, cellIndex, codeCellIndex } of Private.codeCells(nb)) {
-    const error = (cell.outputs ?? []).find(
-      (o): o is nbformat.IError => o.output_type === 'error'
-    );
+    const error = (cell.outputs ?? []).find(nbformat.isError);
     if (!error) {
       continue;
     }

@@ -3,6 +3,7 @@
  * recorded crash is. Pure data.
  */
 import type * as nbformat from '@jupyterlab/nbformat';
+import type { PartialJSONObject } from '@lumino/coreutils';
 
 /**
  * A cell output: nbformat's own type (`@jupyterlab/nbformat`). Outputs read
@@ -11,22 +12,45 @@ import type * as nbformat from '@jupyterlab/nbformat';
  */
 export type INbOutput = nbformat.IOutput;
 
-/** A notebook cell as nbformat 4 stores it (the subset we read). */
-export interface INbCell {
-  cell_type: nbformat.CellType | string;
-  source: nbformat.MultilineString;
-  execution_count?: nbformat.ExecutionCount;
-  outputs?: INbOutput[];
-  id?: string;
-  metadata?: Record<string, unknown>;
+/**
+ * A notebook cell as this extension reads it, built from nbformat's types: the
+ * `cell_type` and `source` of `nbformat.IBaseCell` (a `cell_type` is any
+ * string there) and the code-cell fields of `nbformat.ICodeCell`, optional.
+ *
+ * Cells read from a file are only as well-formed as `validateNotebook` checked:
+ * a `cell_type` of `code`, `markdown` or `raw`, a `source`, and when present a
+ * string `id`, a whole or null `execution_count`, a list of outputs (see
+ * `INbOutput`) and a metadata object. That object's keys are not checked, so it
+ * is a plain JSON object here rather than nbformat's typed cell metadata. Every
+ * `nbformat.ICell` is an `INbCell`; code that hands cells to JupyterLab (the
+ * contents API, a shared model) builds nbformat's own types.
+ */
+export interface INbCell
+  extends
+    Pick<nbformat.IBaseCell, 'cell_type' | 'source'>,
+    Partial<Pick<nbformat.ICodeCell, 'id' | 'execution_count' | 'outputs'>> {
+  /** Cell metadata: a JSON object, none of its keys checked. */
+  metadata?: PartialJSONObject;
 }
 
-/** A notebook as nbformat 4 stores it (the subset we read). */
-export interface INotebookJSON {
+/**
+ * A notebook as this extension reads it: `nbformat.INotebookContent` with
+ * `INbCell` cells, `nbformat_minor` optional and metadata a plain JSON object.
+ *
+ * Notebooks read from a file are only as well-formed as `validateNotebook`
+ * checked: `nbformat` is 4, `nbformat_minor` a whole number and `metadata` an
+ * object when present, the cells as `INbCell` says; `kernelspec` and the other
+ * keys nbformat types in `nbformat.INotebookMetadata` are not checked. Every
+ * `nbformat.INotebookContent` (`sharedModel.toJSON()`) is an `INotebookJSON`.
+ */
+export interface INotebookJSON
+  extends
+    Pick<nbformat.INotebookContent, 'nbformat'>,
+    Partial<Pick<nbformat.INotebookContent, 'nbformat_minor'>> {
+  /** The cells, in document order. */
   cells: INbCell[];
-  metadata?: Record<string, unknown>;
-  nbformat?: number;
-  nbformat_minor?: number;
+  /** Notebook metadata: a JSON object, none of its keys checked. */
+  metadata?: PartialJSONObject;
 }
 
 /** One step of a replay plan: one execution of one code cell. */

@@ -52,7 +52,8 @@ async function run(
       source,
       execution_count: i + 1,
       outputs: []
-    }))
+    })),
+    nbformat: 4
   });
   const runner = new PlanRunner({ kernel, timeoutMs: 60000 });
   return runner.run(plan, {

@@ -29,7 +29,8 @@ function notebook(cells: [string, number | null, boolean?][]): INotebookJSON {
       outputs: error
         ? [{ output_type: 'error', ename: 'X', evalue: '', traceback: [] }]
         : []
-    }))
+    })),
+    nbformat: 4
   };
 }
 

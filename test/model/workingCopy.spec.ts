@@ -1,3 +1,5 @@
+import * as nbformat from '@jupyterlab/nbformat';
+
 import {
   makeWorkingCopy,
   readWorkingCopyMeta,
@@ -48,9 +50,9 @@ describe('makeWorkingCopy', () => {
   const meta = readWorkingCopyMeta(copy.metadata)!;
 
   it('clears outputs and counts and strips markers', () => {
-    const code = copy.cells.filter(c => c.cell_type === 'code');
+    const code = copy.cells.filter(nbformat.isCode);
     expect(
-      code.every(c => c.execution_count === null && c.outputs!.length === 0)
+      code.every(c => c.execution_count === null && c.outputs.length === 0)
     ).toBe(true);
     expect(copy.cells[2].source).toBe('y = 1');
     expect(copy.cells[0].source).toBe('# Title');

@@ -171,7 +171,7 @@ function recordedNotebook(file: string): { nb: INotebookJSON; target: number } {
   cells.set(data.target.code_cell_id, data.target.code);
   const order = [...cells.keys()].sort((x, y) => x - y);
   return {
-    nb: { cells: order.map(k => code(cells.get(k)!)) },
+    nb: { cells: order.map(k => code(cells.get(k)!)), nbformat: 4 },
     target: order.indexOf(data.target.code_cell_id)
   };
 }

@@ -125,7 +125,7 @@ describe('hintLadder with empty labels', () => {
       data: []
     }
   });
-  const empty: INotebookJSON = { cells: [] };
+  const empty: INotebookJSON = { cells: [], nbformat: 4 };
 
   it.each<[number, string]>([
     [1, 'The pipeline stage is not labelled; the code uses NumPy.'],

@@ -73,7 +73,8 @@ describe('notebookDiff', () => {
           execution_count: 3
         },
         { cell_type: 'code', id: 'c', source: 'f(x)', execution_count: 4 }
-      ]
+      ],
+      nbformat: 4
     };
     const fixed: INotebookJSON = {
       cells: [
@@ -96,7 +97,8 @@ describe('notebookDiff', () => {
           source: 'f(x, axis=0)',
           execution_count: 4
         }
-      ]
+      ],
+      nbformat: 4
     };
     const diff = notebookDiff(reproduced, fixed);
     expect(diff.map(d => d.kind)).toEqual(['same', 'added', 'same', 'changed']);

@@ -43,7 +43,8 @@ const NB: INotebookJSON = {
       execution_count: null,
       outputs: []
     }
-  ]
+  ],
+  nbformat: 4
 };
 
 const frame = (columns: string[]) => ({

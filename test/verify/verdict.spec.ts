@@ -41,7 +41,8 @@ const reproduced: INotebookJSON = {
         }
       ]
     }
-  ]
+  ],
+  nbformat: 4
 };
 const plan = recordedPlan(reproduced);
 
@@ -89,7 +90,8 @@ const fixedPlan = recordedPlan({
     },
     { cell_type: 'code', source: 'df = load()', execution_count: 2 },
     { cell_type: 'code', source: 'df.plot()', execution_count: 3 }
-  ]
+  ],
+  nbformat: 4
 });
 
 /** One error a step raised: name, message and traceback. */
@@ -195,7 +197,8 @@ describe('judgeReproduced', () => {
     const clean = recordedPlan({
       cells: [
         { cell_type: 'code', source: 'x = 1', execution_count: 1, outputs: [] }
-      ]
+      ],
+      nbformat: 4
     });
     expect(
       judgeReproduced(clean, run('completed', null), 'nameerror').verdict
@@ -412,7 +415,8 @@ describe('alignCell', () => {
         execution_count: 2
       },
       { cell_type: 'code', source: 'df.plot()', execution_count: 3 }
-    ]
+    ],
+    nbformat: 4
   };
   it('finds the most similar code cell', () => {
     expect(alignCell(reproduced, 2, fixed)).toBe(3);
@@ -423,14 +427,16 @@ describe('alignCell', () => {
       cells: [
         { cell_type: 'code', id: 'c', source: 'totally different' },
         ...fixed.cells
-      ]
+      ],
+      nbformat: 4
     };
     expect(alignCell(reproduced, 2, withIds)).toBe(0);
   });
   it('gives null without code cells', () => {
     expect(
       alignCell(reproduced, 2, {
-        cells: [{ cell_type: 'markdown', source: 'x' }]
+        cells: [{ cell_type: 'markdown', source: 'x' }],
+        nbformat: 4
       })
     ).toBeNull();
   });
