@@ -3,9 +3,11 @@
  * French locale and a (fake) French bundle for the extension's translation
  * domain, "Check my fix" on an unrepaired demo case shows its verdict and its
  * reasons, cell names included, in French; nothing in English leaks through
- * for the sentences the bundle translates.
+ * for the sentences the bundle translates. Why a run ended is a code the UI
+ * translates too: the State view says a clean top-to-bottom run in French.
  */
 import { expect, galata, test } from '@jupyterlab/galata';
+import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
 
 import { openDemoCase, SLOW } from './junobench';
 
@@ -32,7 +34,9 @@ const FRENCH: Record<string, string> = {
   'In your live kernel the target cell last raised an error.':
     'Dans votre noyau, la cellule cible a levé une erreur la dernière fois.',
   'The target cell has not run in your live kernel since the notebook was saved.':
-    "La cellule cible n'a pas tourné dans votre noyau depuis l'enregistrement."
+    "La cellule cible n'a pas tourné dans votre noyau depuis l'enregistrement.",
+  // Why a run ended, as the State view's caption says it.
+  'All %1 cells ran without error.': 'Les %1 cellules ont tourné sans erreur.'
 };
 
 test.use({
@@ -42,9 +46,10 @@ test.use({
   }
 });
 
-test('check reasons are translated through the extension’s domain', async ({
-  page
-}) => {
+/**
+ * Serve the fake French bundle and load JupyterLab again in French.
+ */
+async function loadInFrench(page: IJupyterLabPageFixture): Promise<void> {
   // The language pack, as the server's translations API would serve it:
   // only our domain has messages, the rest of JupyterLab stays in English.
   await page.route(`**/api/translations/${LOCALE}*`, route =>
@@ -73,7 +78,12 @@ test('check reasons are translated through the extension’s domain', async ({
   expect(await page.evaluate(() => document.documentElement.lang)).toBe(
     'fr-FR'
   );
+}
 
+test('check reasons are translated through the extension’s domain', async ({
+  page
+}) => {
+  await loadInFrench(page);
   const { checkBar } = await openDemoCase(page, CASE);
   const check = checkBar.getByRole('button', { name: 'Check my fix' });
   const result = checkBar.locator('.jp-Junobench-checkResult');
@@ -95,4 +105,34 @@ test('check reasons are translated through the extension’s domain', async ({
   for (const text of texts) {
     expect(text).not.toMatch(/From a fresh kernel|\bcell \d/);
   }
+});
+
+test.describe('why a run ended', () => {
+  // Run top to bottom restarts the kernel that ran before: Galata's kernel
+  // mock would answer the restart itself, so the kernels are the server's own.
+  test.use({ kernels: null });
+
+  test('the State view says a clean run in French', async ({ page }) => {
+    await loadInFrench(page);
+    const { replayBar } = await openDemoCase(page, 'NBspecific_2');
+    const topToBottom = replayBar.getByRole('button', {
+      name: 'Run top to bottom'
+    });
+    await expect(topToBottom).toBeEnabled({ timeout: SLOW });
+    await topToBottom.click();
+    await expect(replayBar.locator('.jp-Junobench-replayStatus')).toContainText(
+      /top to bottom/i,
+      { timeout: SLOW }
+    );
+    await expect(topToBottom).toBeEnabled({ timeout: SLOW });
+    await replayBar.getByRole('button', { name: 'State', exact: true }).click();
+    const caption = page.locator(
+      '.jp-Junobench-stateView table[data-order="top-to-bottom"] caption'
+    );
+    await expect(caption).toContainText(
+      /Les \d+ cellules ont tourné sans erreur\./,
+      { timeout: SLOW }
+    );
+    await expect(caption).not.toContainText('ran without error');
+  });
 });
