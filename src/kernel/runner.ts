@@ -33,13 +33,7 @@ export interface ICellError {
   line: number | null;
 }
 
-/**
- * What happened to the kernel when a run stopped because of it: it `died` (and
- * the server may be restarting it), it was `restarted` or `shut-down` by
- * someone else (another tab, the Running panel, the REST API), the connection
- * to it was `lost`, or it is `unresponsive` (it ignored an interrupt and may
- * still be running the cell).
- */
+/** Why runs end, as codes (`src/kernel/stop.ts`), for the runner's users. */
 export type { KernelFate, RunStatus, RunStop } from './stop';
 
 /** A progress event of a run. */

@@ -15,7 +15,13 @@ export type RunStatus =
   | 'kernel-died'
   | 'cancelled';
 
-/** What happened to a kernel that went away while running a cell. */
+/**
+ * What happened to the kernel when a run stopped because of it: it `died` (and
+ * the server may be restarting it), it was `restarted` or `shut-down` by
+ * someone else (another tab, the Running panel, the REST API), the connection
+ * to it was `lost`, or it is `unresponsive` (it ignored an interrupt and may
+ * still be running the cell).
+ */
 export type KernelFate =
   'died' | 'restarted' | 'shut-down' | 'lost' | 'unresponsive';
 
