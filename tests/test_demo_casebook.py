@@ -20,6 +20,7 @@ module takes about a minute on an idle two-core machine.
 from __future__ import annotations
 
 import ast
+import asyncio
 import os
 import queue
 import re
@@ -27,12 +28,11 @@ import subprocess
 import sys
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nbformat
 import pytest
-from jupyter_client.manager import KernelManager
+from jupyter_client.manager import AsyncKernelManager
 
 openpyxl = pytest.importorskip("openpyxl")
 
@@ -133,13 +133,13 @@ def kernel_env() -> dict[str, str]:
 # ---- running notebooks -------------------------------------------------------------------------
 
 
-def execute(kc, source: str) -> dict:
-    """Run one cell with a blocking client; return the execute_reply content."""
+async def execute(kc, source: str) -> dict:
+    """Run one cell with an async client; return the execute_reply content."""
     msg_id = kc.execute(source, store_history=True, allow_stdin=False)
     deadline = time.monotonic() + CELL_TIMEOUT
     while True:  # drain iopub until the kernel is idle for this request
         try:
-            msg = kc.get_iopub_msg(timeout=max(0.1, deadline - time.monotonic()))
+            msg = await kc.get_iopub_msg(timeout=max(0.1, deadline - time.monotonic()))
         except queue.Empty:
             if time.monotonic() > deadline:
                 raise TimeoutError(source)
@@ -148,43 +148,62 @@ def execute(kc, source: str) -> dict:
                 and msg["content"]["execution_state"] == "idle"):
             break
     while True:
-        reply = kc.get_shell_msg(timeout=CELL_TIMEOUT)
+        reply = await kc.get_shell_msg(timeout=CELL_TIMEOUT)
         if reply["parent_header"].get("msg_id") == msg_id:
             return reply["content"]
 
 
-def replay_recorded(case: str) -> dict:
+async def ready_kernel(case: str):
+    """A kernel in the case folder that answered kernel_info, and its client.
+
+    A kernel that does not answer within a minute is replaced once: on a loaded
+    two-core machine a start-up can stall, and that is not what these tests judge.
+    """
+    for attempt in (1, 2):
+        km = AsyncKernelManager(kernel_name="python3")
+        await km.start_kernel(cwd=str(BENCH / case), env=kernel_env(),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        kc = km.client()
+        kc.start_channels()
+        try:
+            await kc.wait_for_ready(timeout=60)
+            return km, kc
+        except RuntimeError:
+            kc.stop_channels()
+            await km.shutdown_kernel(now=True)
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+async def replay_recorded(case: str) -> dict:
     """Replay the reproduced notebook in recorded order; report where and how it crashed."""
     nb = notebook(case, "reproduced")
     steps = recorded_steps(nb)
-    km = KernelManager(kernel_name="python3")
-    km.start_kernel(cwd=str(BENCH / case), env=kernel_env(),
-                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    kc = km.blocking_client()
-    kc.start_channels()
+    km, kc = await ready_kernel(case)
     try:
-        kc.wait_for_ready(timeout=90)
         for step, index in enumerate(steps):
-            reply = execute(kc, nb.cells[index].source)
+            reply = await execute(kc, nb.cells[index].source)
             if reply["status"] == "error":
                 return {"steps": steps, "step": step, "cell": index,
                         "ename": reply["ename"], "evalue": reply["evalue"]}
         return {"steps": steps, "step": None, "cell": None, "ename": None, "evalue": None}
     finally:
         kc.stop_channels()
-        km.shutdown_kernel(now=True)
+        await km.shutdown_kernel(now=True)
 
 
-def run_fixed(case: str) -> str | None:
+async def run_fixed(case: str) -> str | None:
     """Run the fixed notebook top to bottom with nbclient; return an error text or None."""
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
 
     nb = notebook(case, "fixed")
-    client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
+    client = NotebookClient(nb, timeout=CELL_TIMEOUT, startup_timeout=90, kernel_name="python3",
                             resources={"metadata": {"path": str(BENCH / case)}})
     try:
-        client.execute(env=kernel_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        await client.async_execute(env=kernel_env(), stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
     except CellExecutionError as err:
         return str(err)
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
@@ -192,16 +211,28 @@ def run_fixed(case: str) -> str | None:
     return f"error output: {errors[0].ename}" if errors else None
 
 
+def over_cases(run) -> dict:
+    """`run` on every case, WORKERS kernels at a time, in one event loop (no client threads)."""
+    async def main():
+        gate = asyncio.Semaphore(WORKERS)
+
+        async def one(case):
+            async with gate:
+                return await run(case)
+
+        return await asyncio.gather(*(one(case) for case in CASES))
+
+    return dict(zip(CASES, asyncio.run(main())))
+
+
 @pytest.fixture(scope="module")
 def replays() -> dict[str, dict]:
-    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        return dict(zip(CASES, pool.map(replay_recorded, CASES)))
+    return over_cases(replay_recorded)
 
 
 @pytest.fixture(scope="module")
 def fixed_runs() -> dict[str, str | None]:
-    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        return dict(zip(CASES, pool.map(run_fixed, CASES)))
+    return over_cases(run_fixed)
 
 
 @pytest.fixture(scope="module")
