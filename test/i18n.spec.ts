@@ -30,11 +30,7 @@ import {
   renderStatus
 } from '../src/repair/findings';
 import { hintLadder } from '../src/repair/hints';
-import {
-  formatSize,
-  TRUNCATION_PREFIX,
-  truncationNote
-} from '../src/replay/outputs';
+import { formatSize, truncationNote } from '../src/replay/outputs';
 import type { INotebookJSON } from '../src/replay/types';
 import type { ExplanationLine } from '../src/state/timeline';
 import { renderExplanationLine } from '../src/state/timeline';
@@ -749,7 +745,7 @@ const PROBLEM_CODES: Codes<CasebookMessage> = {
   'second-diagnosis': true
 };
 
-/** Codes whose sentence is a message from elsewhere (the runner's, the reader's), passed through. */
+/** Codes whose sentence is a message from elsewhere (the notebook reader's), passed through. */
 const PASSED_THROUGH = new Set(['invalid-notebook']);
 
 describe.each([
@@ -886,10 +882,10 @@ describe('the translation domain in the UI', () => {
     expect(UNBOUND.test('render(x, trans.__, y)')).toBe(true);
     expect(UNBOUND.test('render(x, trans.__.bind(trans))')).toBe(false);
     expect(UNBOUND.test("trans.__('Replay')")).toBe(false);
-    const bundle = nullTranslator.load(TRANSLATION_DOMAIN);
-    const detached = bundle.__;
+    const trans = nullTranslator.load(TRANSLATION_DOMAIN);
+    const detached = trans.__;
     expect(() => detached('Replay')).toThrow();
-    expect(bundle.__.bind(bundle)('Replay')).toBe('Replay');
+    expect(trans.__.bind(trans)('Replay')).toBe('Replay');
   });
 });
 
@@ -917,7 +913,7 @@ describe('sizes and the truncation note', () => {
     expect(english).toMatchObject({
       output_type: 'stream',
       name: 'stderr',
-      text: `\n${TRUNCATION_PREFIX} 12 kB not shown]\n`
+      text: '\n[output truncated by JunoBench: 12 kB not shown]\n'
     });
     const text = (truncationNote(49_000_000, shout) as { text: string }).text;
     expect(leaks(text.replace(/JUNOBENCH/, ''))).toEqual([]);

@@ -26,9 +26,6 @@ export const DEFAULT_OUTPUT_LIMITS: Readonly<IOutputLimits> = {
   cellChars: 5_000_000
 };
 
-/** How the note that ends a truncated cell output starts. */
-export const TRUNCATION_PREFIX = '[output truncated by JunoBench:';
-
 /**
  * Counts the outputs of one cell as they arrive and says what to keep of each.
  */
@@ -156,8 +153,8 @@ export function formatSize(chars: number, __: Translate = english): string {
 }
 
 /**
- * The stderr line that ends a truncated cell output (worded by `__`; its
- * English starts with `TRUNCATION_PREFIX`).
+ * The stderr line that ends a truncated cell output, e.g. `[output truncated
+ * by JunoBench: 49.0 MB not shown]` (worded by `__`).
  */
 export function truncationNote(
   dropped: number,

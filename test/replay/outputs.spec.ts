@@ -4,7 +4,6 @@ import {
   formatSize,
   OutputCap,
   sizeOf,
-  TRUNCATION_PREFIX,
   truncationNote
 } from '../../src/replay';
 import type { INbOutput, IOutputLimits } from '../../src/replay';
@@ -121,7 +120,7 @@ describe('OutputCap', () => {
     const note = cap.note();
     expect(note).toEqual(truncationNote(49_000_000));
     expect(String(note?.text)).toContain(
-      `${TRUNCATION_PREFIX} 49.0 MB not shown]`
+      '[output truncated by JunoBench: 49.0 MB not shown]'
     );
     expect(note?.name).toBe('stderr');
   });
