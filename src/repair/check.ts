@@ -728,6 +728,11 @@ namespace Private {
     if (!run) {
       return { code: 'fresh-not-run' };
     }
+    if (run.stop.code === 'timeout' || run.stop.code === 'kernel') {
+      // The step that timed out or lost its kernel may carry the interrupt's
+      // KeyboardInterrupt: the cell did not raise it, the run gave up on it.
+      return { code: 'fresh-unfinished', stop: run.stop };
+    }
     const failed = run.steps.find(s => s.error);
     if (failed?.error) {
       const step = failed.step;

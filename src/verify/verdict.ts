@@ -169,6 +169,14 @@ export function judgeFixed(
   if (missing) {
     return missing;
   }
+  if (run.status === 'timeout' || run.status === 'kernel-died') {
+    // The step that timed out may carry the interrupt's KeyboardInterrupt:
+    // the run gave up on the cell, which did not raise it.
+    return notebookJudgement(run.status, {
+      code: 'run-stopped',
+      stop: run.stop
+    });
+  }
   const special = judgeEnvironment(run);
   const errors = run.steps.filter(s => s.error);
   const late = errors.find(s => s.index >= targetStepIndex);
@@ -187,12 +195,6 @@ export function judgeFixed(
       },
       observed
     );
-  }
-  if (run.status === 'timeout' || run.status === 'kernel-died') {
-    return notebookJudgement(run.status, {
-      code: 'run-stopped',
-      stop: run.stop
-    });
   }
   return notebookJudgement('pass', {
     code: 'fixed-clean',

@@ -7,7 +7,8 @@ import type { IRunResult, IStepResult } from '../../src/kernel/runner';
 import { makeWorkingCopy } from '../../src/model/workingCopy';
 import { sourceText } from '../../src/replay/plan';
 import type { INbCell, INotebookJSON } from '../../src/replay/types';
-import { judgeCheck, planCheck } from '../../src/repair/check';
+import { cellRef, renderCell } from '../../src/i18n';
+import { judgeCheck, planCheck, renderVerdict } from '../../src/repair/check';
 import type {
   CheckStatus,
   GuardFindingKind,
@@ -15,7 +16,7 @@ import type {
   LiveResult
 } from '../../src/repair/check';
 import { demoNotebook } from '../replay/notebooks';
-import { stopOf } from '../../src/kernel/stop';
+import { stopOf, upperFirst } from '../../src/kernel/stop';
 
 const load = demoNotebook;
 
@@ -386,6 +387,43 @@ describe('planCheck and judgeCheck', () => {
     expect(
       judgeCheck(plan, fakeRun(plan, 'clean'), { notebookSpecific: false })
     ).toMatchObject({ passed: true, status: 'solved' });
+  });
+
+  it('says a timed-out fresh run timed out, not that its cell raised the interrupt', () => {
+    const plan = planCheck(workingCopy('numpy_1'), reference('numpy_1'), {
+      notebookSpecific: false
+    });
+    const run = fakeRun(plan, 'fails');
+    const last = run.steps[run.steps.length - 1];
+    last.error = {
+      ename: 'KeyboardInterrupt',
+      evalue: '',
+      traceback: [],
+      line: 2
+    };
+    const cell = cellRef(last.step.cellIndex, last.step.executionCount);
+    const timedOut: IRunResult = {
+      ...run,
+      status: 'timeout',
+      error: last.error,
+      stop: { code: 'timeout', cell, seconds: 3 }
+    };
+    const verdict = judgeCheck(plan, timedOut, { notebookSpecific: false });
+    expect(verdict.passed).toBe(false);
+    expect(verdict.findings).toContainEqual({
+      code: 'fresh-unfinished',
+      stop: { code: 'timeout', cell, seconds: 3 }
+    });
+    expect(verdict.findings.map(f => f.code)).not.toContain('fresh-error');
+    expect(renderVerdict(verdict).reasons).toContain(
+      `The fresh-kernel run did not finish: ${upperFirst(renderCell(cell))} ran longer than 3 s and was interrupted.`
+    );
+    // A cell that raised by itself is still named with its exception.
+    expect(
+      judgeCheck(plan, run, { notebookSpecific: false }).findings.map(
+        f => f.code
+      )
+    ).toContain('fresh-error');
   });
 
   it('runs the out-of-order fix by reordering top to bottom (NB-specific)', () => {

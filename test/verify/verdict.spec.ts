@@ -276,6 +276,13 @@ describe('judgeFixed', () => {
       run('completed', 0, 'OSError'),
       2,
       'pass'
+    ],
+    // The interrupt of a timed-out cell shows as its KeyboardInterrupt.
+    [
+      'a timeout at the target',
+      run('timeout', 2, 'KeyboardInterrupt'),
+      2,
+      'timeout'
     ]
   ])('%s', (_, result, targetStep, expected) => {
     expect(judgeFixed(result, targetStep).verdict).toBe(expected);
