@@ -25,6 +25,8 @@ const baseConfig = jestJupyterLab(__dirname);
 module.exports = {
   ...baseConfig,
   automock: false,
+  // The kernel probe's text is embedded from jupyterlab_junobench/probe.py.
+  globalSetup: '<rootDir>/scripts/embed-probe.js',
   reporters: ['default'],
   testRegex: 'test/.*\\.spec\\.ts$',
   testPathIgnorePatterns: ['/lib/', '/node_modules/', '/ui-tests/'],

@@ -1,20 +1,32 @@
 #!/usr/bin/env node
 /**
- * Run the mutation corpus of "Check my fix" (test/check-corpus, made by
- * scripts/make_check_corpus.py) through `junobench check`'s own checkNotebook
- * against a private Jupyter server, and compare every verdict with the one
- * the corpus expects. Also checks the fixed notebook of every complete real
- * JunoBench case in ../shared (no false fail allowed).
+ * Run the corpora of "Check my fix" through `junobench check`'s own
+ * checkNotebook against private Jupyter servers, and compare every verdict
+ * with the one the corpus expects:
+ *
+ * - `mutation` (test/check-corpus, made by scripts/make_check_corpus.py): the
+ *   first corpus, written with the check's own rules; its exact statuses must agree;
+ * - `fair` (test/fair-corpus, made by scripts/make_fair_corpus.py): cheats and
+ *   genuine repairs written from classes of behaviour, independently of the
+ *   check; pass or fail must agree;
+ * - `agents`: real repairs of real JunoBench cases by LLM agents
+ *   (../shared/junobench/agent-repairs), judged by us in
+ *   test/agent-repairs/judgements.json; sklearn_3 runs on its own data, the
+ *   others on stand-in data (tests/_standin.py) in a temporary casebook;
+ *   plus the real cases' reference fixed notebooks (no false fail allowed).
+ *   Skipped when ../shared is absent.
  *
  * Usage (after scripts/setup.sh, inside .venv):
- *   node scripts/check-corpus.js [--jobs N] [--cases a,b] [--json FILE] [--no-real]
+ *   node scripts/check-corpus.js [--corpora mutation,fair,agents] [--jobs N]
+ *        [--cases a,b] [--json FILE]
  *   node scripts/check-corpus.js --bench   # also the plain check and restart-and-run-all, timed
  *
- * Prints one line per repair that disagrees, a table per case, then
- * `N passed, M failed`; exits 1 when any verdict disagrees.
+ * Prints one line per repair that disagrees, a table per corpus and class,
+ * then `N passed, M failed`; exits 1 when any verdict disagrees.
  */
 const { spawnSync } = require('child_process');
 const fs = require('fs');
+const os = require('os');
 const path = require('path');
 const { parseArgs } = require('util');
 
@@ -30,7 +42,9 @@ const { runInFreshKernel, sessionsFor, uniqueSuffix } = require(path.join(lib, '
 const { topToBottomPlan } = require(path.join(lib, 'replay/plan.js'));
 
 const DEMO = path.join(ROOT, 'demo', 'casebook');
-const CORPUS = path.join(ROOT, 'test', 'check-corpus');
+const MUTATION = path.join(ROOT, 'test', 'check-corpus');
+const FAIR = path.join(ROOT, 'test', 'fair-corpus');
+const JUDGEMENTS = path.join(ROOT, 'test', 'agent-repairs', 'judgements.json');
 const SHARED = path.join(ROOT, '..', 'shared', 'junobench');
 const TIMEOUT_MS = 300 * 1000;
 
@@ -51,6 +65,11 @@ async function pool(items, jobs, work) {
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.floor(s.length / 2)] : NaN;
+}
+
+function quantile(xs, q) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(s.length * q))] : NaN;
 }
 
 /** Restart-and-run-all of a notebook, top to bottom, from a fresh kernel in the case folder. */
@@ -94,41 +113,127 @@ function missingModules(nb) {
   }
 }
 
-/** The repairs to check: the corpus, plus the real cases' fixed notebooks. */
-function entries(values) {
-  const manifest = JSON.parse(fs.readFileSync(path.join(CORPUS, 'manifest.json'), 'utf8'));
-  const only = values.cases ? new Set(values.cases.split(',')) : null;
-  const out = manifest.entries
+/** The mutation corpus: exact statuses. */
+function mutationEntries(only) {
+  const manifest = JSON.parse(fs.readFileSync(path.join(MUTATION, 'manifest.json'), 'utf8'));
+  return manifest.entries
     .filter(e => !only || only.has(e.case))
     .map(e => ({
+      corpus: 'mutation',
       book: 'demo',
       case: e.case,
       variant: e.variant,
-      file: path.join(CORPUS, e.notebook),
-      expected: e.expected,
+      class: e.variant.startsWith('cheat-') ? 'cheat' : e.expected === 'solved' ? 'genuine' : 'other',
+      file: path.join(MUTATION, e.notebook),
+      expectPass: e.expected === 'solved',
+      expectStatus: e.expected,
+      note: null,
       why: e.why
     }));
-  if (!values['no-real'] && fs.existsSync(path.join(SHARED, 'benchmark'))) {
+}
+
+/** The fair corpus: pass or fail. */
+function fairEntries(only) {
+  const file = path.join(FAIR, 'manifest.json');
+  if (!fs.existsSync(file)) {
+    console.log(`no fair corpus at ${file}: run python scripts/make_fair_corpus.py`);
+    return [];
+  }
+  const manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
+  return manifest.entries
+    .filter(e => !only || only.has(e.case))
+    .map(e => ({
+      corpus: 'fair',
+      book: 'demo',
+      case: e.case,
+      variant: e.variant,
+      class: e.class,
+      file: path.join(FAIR, e.notebook),
+      expectPass: e.expected === 'pass',
+      expectStatus: null,
+      note: e.note ?? null,
+      why: e.why
+    }));
+}
+
+/**
+ * The agents' repairs with our judgement, and the real cases' fixed notebooks; the
+ * stand-in casebook is built in a temporary folder.
+ */
+function agentEntries(only, books) {
+  if (!fs.existsSync(path.join(SHARED, 'agent-repairs'))) {
+    console.log(`skipping the agents' repairs and the real cases: ${SHARED} is absent`);
+    return [];
+  }
+  const out = [];
+  const judgements = JSON.parse(fs.readFileSync(JUDGEMENTS, 'utf8')).entries.filter(
+    e => (!only || only.has(e.case)) && e.runnable !== 'no'
+  );
+  const standInCases = [...new Set(judgements.filter(e => e.runnable === 'stand-in').map(e => e.case))];
+  if (standInCases.length) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'junobench-standin-'));
+    const made = spawnSync('python', [path.join(ROOT, 'tests', '_standin.py'), dir, '--cases', standInCases.join(',')], {
+      encoding: 'utf8'
+    });
+    if (made.status !== 0) {
+      console.log(`could not build the stand-in casebook: ${made.stderr.trim().split('\n').pop()}`);
+    } else {
+      books.standin = { dir, root: dir };
+    }
+  }
+  for (const e of judgements) {
+    const book = e.runnable === 'real-data' ? 'real' : 'standin';
+    if (!books[book]) {
+      continue;
+    }
+    const file = path.join(SHARED, 'agent-repairs', e.file);
+    const missing = missingModules(JSON.parse(fs.readFileSync(file, 'utf8')));
+    if (missing.length) {
+      console.log(`skipping ${e.file}: its libraries ${missing.join(', ')} are not installed`);
+      continue;
+    }
+    const folder = path.join(books[book].dir, 'benchmark', e.case);
+    if (!fs.existsSync(path.join(folder, `${e.case}_fixed.ipynb`))) {
+      console.log(`skipping ${e.file}: the case has no reference fixed notebook to check against`);
+      continue;
+    }
+    out.push({
+      corpus: 'agents',
+      book,
+      case: e.case,
+      variant: e.file.replace(/^.*\//, '').replace(/\.ipynb$/, ''),
+      class: `agent-${e.expected}`,
+      file,
+      expectPass: e.expected === 'pass',
+      expectStatus: null,
+      note: e.note ?? null,
+      why: e.why
+    });
+  }
+  if (fs.existsSync(path.join(SHARED, 'benchmark'))) {
     for (const name of fs.readdirSync(path.join(SHARED, 'benchmark')).sort()) {
       if (only && !only.has(name)) {
         continue;
       }
       const folder = path.join(SHARED, 'benchmark', name);
       const fixed = path.join(folder, `${name}_fixed.ipynb`);
-      const data = path.join(folder, 'data');
       // Only complete cases can run: the others lack their input data (README of ../shared).
-      if (fs.existsSync(fixed) && fs.existsSync(path.join(folder, `${name}_reproduced.ipynb`)) && fs.existsSync(data)) {
+      if (fs.existsSync(fixed) && fs.existsSync(path.join(folder, `${name}_reproduced.ipynb`)) && fs.existsSync(path.join(folder, 'data'))) {
         const missing = missingModules(JSON.parse(fs.readFileSync(fixed, 'utf8')));
         if (missing.length) {
           console.log(`skipping the real case ${name}: its libraries ${missing.join(', ')} are not installed`);
           continue;
         }
         out.push({
+          corpus: 'agents',
           book: 'real',
           case: name,
-          variant: 'fixed',
+          variant: 'reference-fixed',
+          class: 'real-fixed',
           file: fixed,
-          expected: 'solved',
+          expectPass: true,
+          expectStatus: 'solved',
+          note: false,
           why: 'the real case’s reference fixed notebook'
         });
       }
@@ -137,28 +242,44 @@ function entries(values) {
   return out;
 }
 
+/** Whether a result agrees with its entry. */
+function agrees(r) {
+  return r.expectStatus && r.corpus === 'mutation' ? r.got === r.expectStatus : r.passed === r.expectPass;
+}
+
 async function main() {
   const { values } = parseArgs({
     options: {
       jobs: { type: 'string', default: '2' },
       cases: { type: 'string' },
+      corpora: { type: 'string', default: 'mutation,fair,agents' },
       json: { type: 'string' },
-      bench: { type: 'boolean', default: false },
-      'no-real': { type: 'boolean', default: false }
+      bench: { type: 'boolean', default: false }
     }
   });
-  const todo = entries(values);
+  const only = values.cases ? new Set(values.cases.split(',')) : null;
+  const corpora = new Set(values.corpora.split(','));
   const books = { demo: { dir: DEMO, root: path.dirname(DEMO) } };
-  if (todo.some(e => e.book === 'real')) {
+  if (fs.existsSync(path.join(SHARED, 'benchmark_desc.xlsx'))) {
     books.real = { dir: SHARED, root: SHARED };
   }
+  const todo = [
+    ...(corpora.has('mutation') ? mutationEntries(only) : []),
+    ...(corpora.has('fair') ? fairEntries(only) : []),
+    ...(corpora.has('agents') ? agentEntries(only, books) : [])
+  ];
+  const used = new Set(todo.map(e => e.book));
   const servers = {};
   const loaded = {};
+  const caches = {};
   for (const [key, b] of Object.entries(books)) {
+    if (!used.has(key)) {
+      continue;
+    }
     servers[key] = await startServer({ rootDir: b.root });
     loaded[key] = await loadLocalCasebook(b.dir);
+    caches[key] = new MemoryReferenceCache();
   }
-  const caches = { demo: new MemoryReferenceCache(), real: new MemoryReferenceCache() };
   const check = (e, mode) =>
     checkNotebook({
       casebook: loaded[e.book],
@@ -184,7 +305,7 @@ async function main() {
       const t0 = performance.now();
       const report = await check(e, 'evidence');
       const evidenceMs = performance.now() - t0;
-      const row = { ...e, got: report.status, passed: report.passed, ms: evidenceMs, report };
+      const row = { ...e, got: report.status, passed: report.passed, noted: report.noted, ms: evidenceMs, report };
       if (values.bench) {
         const t1 = performance.now();
         const plain = await check(e, 'plain');
@@ -195,62 +316,84 @@ async function main() {
         const folder = path.relative(books[e.book].root, path.join(books[e.book].dir, c.files.folder));
         row.runAllMs = await runAll(servers[e.book].settings, folder.split(path.sep).join('/'), e.case, JSON.parse(fs.readFileSync(e.file, 'utf8')));
       }
+      process.stderr.write('.');
       return row;
     };
     const jobs = Number(values.jobs);
     results = [...(await pool(firsts, jobs, work)), ...(await pool(rest, jobs, work))];
+    process.stderr.write('\n');
   } finally {
     for (const s of Object.values(servers)) {
       await s.stop();
     }
   }
   const wall = (performance.now() - started) / 1000;
-  let agree = 0;
-  let falsePass = 0;
-  let falseFail = 0;
-  const byCase = new Map();
   for (const r of results) {
-    const ok = r.got === r.expected;
-    agree += ok ? 1 : 0;
-    const expectPass = r.expected === 'solved';
-    if (r.passed && !expectPass) {
-      falsePass++;
-    }
-    if (!r.passed && expectPass) {
-      falseFail++;
-    }
-    const key = `${r.book}/${r.case}`;
-    const c = byCase.get(key) ?? { n: 0, ok: 0 };
-    c.n++;
-    c.ok += ok ? 1 : 0;
-    byCase.set(key, c);
-    if (!ok) {
-      console.log(`DISAGREE ${key} ${r.variant}: expected ${r.expected}, got ${r.got} (${r.why})`);
+    if (!agrees(r)) {
+      const want = r.corpus === 'mutation' ? r.expectStatus : r.expectPass ? 'pass' : 'fail';
+      const got = r.corpus === 'mutation' ? r.got : `${r.passed ? 'pass' : 'fail'} (${r.got})`;
+      console.log(`DISAGREE ${r.corpus} ${r.book}/${r.case} ${r.variant} [${r.class}]: expected ${want}, got ${got} (${r.why})`);
       for (const reason of r.report.reasons) {
         console.log(`    - ${reason}`);
       }
     }
   }
-  console.log('\ncase                      repairs  agree');
-  for (const [key, c] of byCase) {
-    console.log(`${key.padEnd(26)}${String(c.n).padStart(7)}  ${String(c.ok).padStart(5)}`);
+  const table = (title, key, rows, extra) => {
+    const groups = new Map();
+    for (const r of rows) {
+      const k = key(r);
+      const g = groups.get(k) ?? [];
+      g.push(r);
+      groups.set(k, g);
+    }
+    console.log(`\n${title.padEnd(34)}  repairs  agree  false-pass  false-fail${extra ? `  ${extra.head}` : ''}`);
+    for (const [k, g] of [...groups].sort()) {
+      const fp = g.filter(r => r.passed && !r.expectPass).length;
+      const ff = g.filter(r => !r.passed && r.expectPass).length;
+      console.log(
+        `${k.padEnd(34)}  ${String(g.length).padStart(7)}  ${String(g.filter(agrees).length).padStart(5)}  ${String(fp).padStart(10)}  ${String(ff).padStart(10)}${extra ? `  ${extra.row(g)}` : ''}`
+      );
+    }
+  };
+  const plainCols = values.bench
+    ? {
+        head: 'plain: false-pass  false-fail',
+        row: g =>
+          `${String(g.filter(r => r.plainPassed && !r.expectPass).length).padStart(17)}  ${String(g.filter(r => !r.plainPassed && r.expectPass).length).padStart(10)}`
+      }
+    : null;
+  for (const corpus of ['mutation', 'fair', 'agents']) {
+    const rows = results.filter(r => r.corpus === corpus);
+    if (!rows.length) {
+      continue;
+    }
+    table(`${corpus}: class`, r => r.class, rows, plainCols);
+    table(`${corpus}: case`, r => `${r.book}/${r.case}`, rows, null);
+    const noted = rows.filter(r => r.passed && r.note !== null && r.expectPass);
+    if (noted.length) {
+      const right = noted.filter(r => r.noted === r.note).length;
+      console.log(`${corpus}: differences noted where expected (informative): ${right}/${noted.length}`);
+    }
   }
   const n = results.length;
+  const agree = results.filter(agrees).length;
+  const falsePass = results.filter(r => r.passed && !r.expectPass).length;
+  const falseFail = results.filter(r => !r.passed && r.expectPass).length;
   console.log(
-    `\nagreement ${agree}/${n} (${((100 * agree) / n).toFixed(1)}%), false passes ${falsePass}, false fails ${falseFail}; ${wall.toFixed(1)} s with ${values.jobs} job(s)`
+    `\nagreement ${agree}/${n} (${((100 * agree) / Math.max(1, n)).toFixed(1)}%), false passes ${falsePass}, false fails ${falseFail}; ${wall.toFixed(1)} s with ${values.jobs} job(s)`
   );
   if (values.bench) {
-    const plainAgree = results.filter(r => r.plainPassed === (r.expected === 'solved')).length;
-    const plainFalsePass = results.filter(r => r.plainPassed && r.expected !== 'solved').length;
+    const plainFalsePass = results.filter(r => r.plainPassed && !r.expectPass).length;
+    const plainFalseFail = results.filter(r => !r.plainPassed && r.expectPass).length;
     const cached = results.filter(r => r.report.evidence?.reference?.cached);
     const ratios = cached.map(r => r.ms / r.plainMs);
     const runAllRatios = cached.map(r => r.ms / r.runAllMs);
-    console.log(`plain check (no evidence, no reference): pass/fail right ${plainAgree}/${n}, false passes ${plainFalsePass}`);
+    console.log(`plain check (no evidence, no reference): false passes ${plainFalsePass}, false fails ${plainFalseFail}`);
     console.log(
-      `time per attempt, reference cached (${cached.length} attempts): evidence check median ${median(cached.map(r => r.ms)).toFixed(0)} ms, plain check ${median(cached.map(r => r.plainMs)).toFixed(0)} ms, restart-and-run-all ${median(cached.map(r => r.runAllMs)).toFixed(0)} ms`
+      `time per attempt, reference cached (${cached.length} attempts): check median ${median(cached.map(r => r.ms)).toFixed(0)} ms, plain check ${median(cached.map(r => r.plainMs)).toFixed(0)} ms, restart-and-run-all ${median(cached.map(r => r.runAllMs)).toFixed(0)} ms`
     );
     console.log(
-      `ratio evidence/plain median ${median(ratios).toFixed(2)} (p90 ${[...ratios].sort((a, b) => a - b)[Math.floor(ratios.length * 0.9)]?.toFixed(2)}), evidence/run-all median ${median(runAllRatios).toFixed(2)}`
+      `ratio check/restart-and-run-all median ${median(runAllRatios).toFixed(2)} (p90 ${quantile(runAllRatios, 0.9).toFixed(2)}); check/plain median ${median(ratios).toFixed(2)} (p90 ${quantile(ratios, 0.9).toFixed(2)})`
     );
     const first = results.filter(r => r.report.evidence && !r.report.evidence.reference?.cached);
     console.log(
@@ -261,11 +404,16 @@ async function main() {
     fs.writeFileSync(
       values.json,
       JSON.stringify(
-        results.map(({ report, ...r }) => ({ ...r, reasons: report.reasons, evidence: report.evidence })),
+        results.map(({ report, ...r }) => ({ ...r, reasons: report.reasons, findings: report.findings, evidence: report.evidence })),
         null,
         1
       )
     );
+  }
+  for (const b of Object.keys(books)) {
+    if (b === 'standin') {
+      fs.rmSync(books[b].dir, { recursive: true, force: true });
+    }
   }
   console.log(`${agree} passed, ${n - agree} failed`);
   process.exit(agree === n && n > 0 ? 0 : 1);

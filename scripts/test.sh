@@ -63,7 +63,7 @@ step() {
   fi
 }
 
-step "lint (stylelint, prettier, eslint)" jlpm lint:check
+step "lint (stylelint, prettier, eslint, ruff)" bash -c 'jlpm lint:check && python -m ruff check jupyterlab_junobench/probe.py tests/test_probe.py'
 step "jest (unit and kernel tests)" jlpm jest --ci
 step "pytest (server extension, demo casebook)" python -m pytest tests -q -p no:cacheprovider
 step "junobench verify (demo casebook)" node bin/junobench.js verify demo/casebook --jobs 2 --json junobench-verify-demo.json

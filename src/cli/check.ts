@@ -8,6 +8,7 @@ import { homedir } from 'os';
 import * as path from 'path';
 import { parseArgs } from 'util';
 
+import { KernelSpecAPI } from '@jupyterlab/services';
 import type {
   ServerConnection,
   Session,
@@ -28,15 +29,26 @@ import type { INbCell, INotebookJSON } from '../replay/types';
 import { judgeCheck, planCheck, renderVerdict } from '../repair/check';
 import type {
   CheckFinding,
+  CheckGrade,
   CheckStatus,
   ICheckPlan,
   ICheckVerdict,
+  IEnvironmentEvidence,
   IGuardFinding,
+  ILiveEvidence,
   LiveResult
 } from '../repair/check';
+import { readProbeReport } from '../repair/evidence';
 import type { IReferenceEvidence } from '../repair/evidence';
 import { cellRef } from '../i18n';
 import type { ICellRef } from '../i18n';
+import {
+  BATCH_OPTIONS,
+  BATCH_USAGE,
+  batchCommand,
+  batchOnlyOptions,
+  isBatchCheck
+} from './batch';
 import { KERNEL_OPTIONS, serverFor } from './server';
 import { sessionsFor, startSession, uniqueSuffix } from './session';
 import type { IServerHandle } from './server';
@@ -49,13 +61,16 @@ export const CHECK_USAGE = `Usage:
                   [--cache-dir DIR | --no-cache]
 
   Runs the notebook's cells in play top to bottom in a fresh kernel started in
-  the case folder, tracing the target cell and the cells you changed, runs the
+  the case folder (--kernel, default the pinned "junobench" kernel when the
+  server has it, else python3), tracing the target cell and the cells you changed, runs the
   reference fix twice (cached per case and environment under --cache-dir,
   default ~/.cache/junobench/reference) and judges the repair: it must run,
   not swallow an exception the reference does not raise, run the repaired
   statement, and leave the variables the reference's target cell sets alike.
   Exit code 0: the repair passes; 1: it fails; 2: bad arguments or unreadable
-  input.`;
+  input. --json prints the report as JSON.
+
+  The form with --submissions grades a folder of notebooks:`;
 
 /** An error in the command's input (exit code 2). */
 export class CheckInputError extends Error {}
@@ -70,6 +85,12 @@ export interface ICheckReport {
   passed: boolean;
   /** The verdict in one word. */
   status: CheckStatus;
+  /** The grade: solved, solved with differences noted, not solved, or not checked. */
+  grade: CheckGrade;
+  /** Whether a pass comes with differences noted. */
+  noted: boolean;
+  /** The kernel the check ran in. */
+  kernel: string;
   /** The verdict line. */
   headline: string;
   /** Sentences for people, each reason once. */
@@ -114,6 +135,14 @@ export interface ICheckEvidenceReport {
   reference: (IReferenceEvidence & { cached: boolean }) | null;
   /** Wall time of the reference runs (0 when cached). */
   referenceMs: number;
+  /** Notebook-specific cases: the learner's cells replayed in the order they last ran. */
+  live: {
+    status: IRunResult['status'];
+    cellsRun: number;
+    target: { linesUnits: number; exceptions: number } | null;
+  } | null;
+  /** Libraries the notebook imports at other versions than the benchmark's. */
+  environment: IEnvironmentEvidence | null;
 }
 
 /** Options of one headless check. */
@@ -179,8 +208,10 @@ export async function checkNotebook(
   const checkPlan = () =>
     planCheck(options.notebook, { reproduced, fixed }, checkOptions);
   const { sessions, dispose } = sessionsFor(options.settings);
+  const kernel = options.kernel ?? (await defaultCheckKernel(options.settings));
+  const withKernel = { ...options, kernel };
   const startKernel = (role: 'learner' | 'reference' | 'plain') =>
-    Private.startKernel(sessions, caseFromRoot, options, role);
+    Private.startKernel(sessions, caseFromRoot, withKernel, role);
   try {
     if (options.mode === 'plain') {
       const plan = checkPlan();
@@ -190,7 +221,7 @@ export async function checkNotebook(
           kernel: fresh.kernel,
           timeoutMs: options.timeoutMs ?? 0
         }).run(plan);
-        return Private.report(c.name, options, started, {
+        return Private.report(c.name, withKernel, started, {
           plan,
           run,
           verdict: judgeCheck(plan, run, checkOptions),
@@ -212,7 +243,7 @@ export async function checkNotebook(
       cache:
         options.cache === undefined ? new MemoryReferenceCache() : options.cache
     });
-    return Private.report(c.name, options, started, {
+    return Private.report(c.name, withKernel, started, {
       plan: result.plan,
       run: result.run,
       verdict: result.verdict,
@@ -222,7 +253,7 @@ export async function checkNotebook(
   } catch (reason) {
     // The run could not happen (no kernel, a server gone): the verdict says not checked.
     const plan = checkPlan();
-    return Private.report(c.name, options, started, {
+    return Private.report(c.name, withKernel, started, {
       plan,
       run: null,
       verdict: judgeCheck(plan, null, checkOptions),
@@ -231,6 +262,25 @@ export async function checkNotebook(
     });
   } finally {
     dispose();
+  }
+}
+
+/**
+ * The kernel a check uses when none is named: the pinned `junobench` kernel
+ * when the server has it (the benchmark's libraries), else the server's
+ * default kernel.
+ */
+export async function defaultCheckKernel(
+  settings: ServerConnection.ISettings
+): Promise<string> {
+  try {
+    const specs = await KernelSpecAPI.getSpecs(settings);
+    if ('junobench' in (specs.kernelspecs ?? {})) {
+      return 'junobench';
+    }
+    return specs.default || 'python3';
+  } catch {
+    return 'python3';
   }
 }
 
@@ -245,12 +295,10 @@ export class FileReferenceCache implements IReferenceCache {
     this._dir = dir;
   }
 
-  /** The evidence under a key, or null. */
-  async get(key: string): Promise<IReferenceEvidence | null> {
+  /** The evidence under a key, or null (the caller validates what it reads). */
+  async get(key: string): Promise<unknown> {
     try {
-      return JSON.parse(
-        readFileSync(this._file(key), 'utf8')
-      ) as IReferenceEvidence;
+      return JSON.parse(readFileSync(this._file(key), 'utf8'));
     } catch {
       return null;
     }
@@ -286,7 +334,7 @@ export function defaultCacheDir(): string {
  */
 export async function checkCommand(args: string[]): Promise<number> {
   let values: {
-    json?: boolean;
+    json?: boolean | string;
     kernel?: string;
     timeout?: string;
     server?: string;
@@ -294,28 +342,48 @@ export async function checkCommand(args: string[]): Promise<number> {
     'server-root'?: string;
     'cache-dir'?: string;
     'no-cache'?: boolean;
+    submissions?: string;
+    jobs?: string;
+    cases?: string;
+    html?: string;
   };
   let positionals: string[];
+  // The batch form writes its JSON report to a file (as `verify --json FILE` does); the
+  // single form prints it, so there `--json` stays a flag.
+  const batch = isBatchCheck(args);
+  // The usage of both forms, joined when printed: batch.ts imports this module.
+  const usage = `${CHECK_USAGE}\n\n${BATCH_USAGE}`;
   try {
     ({ values, positionals } = parseArgs({
       args,
       allowPositionals: true,
       options: {
-        json: { type: 'boolean', default: false },
+        json: batch ? { type: 'string' } : { type: 'boolean', default: false },
         ...KERNEL_OPTIONS,
+        // No default: the check prefers the pinned `junobench` kernel when the server has it.
+        kernel: { type: 'string' },
         'cache-dir': { type: 'string' },
-        'no-cache': { type: 'boolean', default: false }
+        'no-cache': { type: 'boolean', default: false },
+        ...BATCH_OPTIONS
       }
     }));
   } catch (reason) {
+    console.error(`junobench check: ${(reason as Error).message}\n${usage}`);
+    return 2;
+  }
+  if (values.submissions !== undefined) {
+    return batchCommand(values, positionals);
+  }
+  const batchOnly = batchOnlyOptions(values);
+  if (batchOnly.length) {
     console.error(
-      `junobench check: ${(reason as Error).message}\n${CHECK_USAGE}`
+      `junobench check: ${batchOnly.join(', ')} ${batchOnly.length > 1 ? 'go' : 'goes'} only with --submissions DIR\n${usage}`
     );
     return 2;
   }
   if (positionals.length !== 3) {
     console.error(
-      `junobench check: expected <casebook> <case> <notebook.ipynb>\n${CHECK_USAGE}`
+      `junobench check: expected <casebook> <case> <notebook.ipynb>\n${usage}`
     );
     return 2;
   }
@@ -422,7 +490,10 @@ namespace Private {
    * The report for people: the verdict line, then each reason once.
    */
   export function format(report: ICheckReport): string {
-    const head = `${report.case}: ${report.passed ? 'PASS' : 'FAIL'} (${report.status}) — ${report.notebook}`;
+    const grade = report.noted
+      ? 'solved, with differences noted'
+      : report.status;
+    const head = `${report.case}: ${report.passed ? 'PASS' : 'FAIL'} (${grade}) — ${report.notebook}`;
     return [
       head,
       `  ${report.headline}`,
@@ -455,6 +526,9 @@ namespace Private {
       notebook: options.notebookLabel,
       passed: verdict.passed,
       status: verdict.status,
+      grade: verdict.grade,
+      noted: verdict.noted,
+      kernel: options.kernel ?? 'python3',
       headline: text.headline,
       reasons: parts.failure ? [parts.failure, ...text.reasons] : text.reasons,
       findings: verdict.findings,
@@ -517,8 +591,30 @@ namespace Private {
       reference: result.reference
         ? { ...result.reference, cached: result.referenceCached }
         : null,
-      referenceMs: result.referenceMs
+      referenceMs: result.referenceMs,
+      live: result.live
+        ? {
+            status: result.live.run.status,
+            cellsRun: result.live.run.steps.length,
+            target: Private.liveTarget(result.live)
+          }
+        : null,
+      environment: result.environment
     };
+  }
+
+  /** What the probe saw of the live replay's target run. */
+  export function liveTarget(
+    live: ILiveEvidence
+  ): { linesUnits: number; exceptions: number } | null {
+    const steps = live.run.steps.filter(r => r.step.isTarget);
+    const report = readProbeReport(steps[steps.length - 1]?.probe);
+    return report?.trace
+      ? {
+          linesUnits: report.trace.units?.length ?? 0,
+          exceptions: report.trace.exceptions.length
+        }
+      : null;
   }
 
   /**

@@ -17,7 +17,7 @@ import {
   trackResetCode
 } from '../kernel/evidenceSnippets';
 import type { PlanRunner } from '../kernel/runner';
-import { describeSummary } from '../repair/evidence';
+import { describeSummary } from '../state/values';
 import { recordedPlan, topToBottomPlan } from '../replay/plan';
 import type { IReplayPlan } from '../replay/types';
 import { buildTimeline, explainCrash } from '../state/timeline';

@@ -9,6 +9,7 @@ import { terminalSafe } from '../casebook/display';
 import { runnability } from '../casebook/runnable';
 import type { ICase, ICasebook } from '../casebook/types';
 import { ADD_USAGE, addCommand, newCommand } from './add';
+import { BATCH_SYNOPSIS } from './batch';
 import { checkCommand } from './check';
 import { EXPLAIN_USAGE, explainCommand } from './explain';
 import { FETCH_USAGE, fetchCommand } from './fetch';
@@ -25,6 +26,7 @@ const USAGE = `Usage:
   junobench check <casebook> <case> <notebook.ipynb> [--json] [--kernel NAME]
                    [--timeout SECONDS] [--server URL --token T [--server-root DIR]]
                    [--cache-dir DIR | --no-cache]
+${BATCH_SYNOPSIS}
 ${EXPLAIN_USAGE}
 ${REPORT_USAGE}
 ${FETCH_USAGE}

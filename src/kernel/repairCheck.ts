@@ -8,23 +8,37 @@
 import type { Kernel } from '@jupyterlab/services';
 
 import { judgeRepair, planCheck } from '../repair/check';
-import type { ICheckPlan, ICheckVerdict } from '../repair/check';
+import type {
+  ICheckPlan,
+  ICheckVerdict,
+  IEnvironmentEvidence,
+  ILiveEvidence
+} from '../repair/check';
 import type { ReferenceProblem } from '../repair/findings';
-import { readProbeReport, referenceEvidence } from '../repair/evidence';
+import {
+  readProbeReport,
+  readReferenceEvidence,
+  referenceEvidence
+} from '../repair/evidence';
 import type {
   IProbeReport,
   IReferenceEvidence,
   ITraceReport
 } from '../repair/evidence';
-import { sourceText } from '../replay/plan';
-import type { INotebookJSON } from '../replay/types';
+import { recordedPlan, sourceText, stripMarkers } from '../replay/plan';
+import type { INotebookJSON, IPlanStep, IReplayPlan } from '../replay/types';
+import { compareEnvironment } from './drift';
 import {
   EVIDENCE_ENVIRONMENT_EXPRESSION,
   EVIDENCE_REPORT_EXPRESSION,
   EVIDENCE_STOP_CODE,
+  PROBE_HASH,
+  PROBE_VERSION,
   evidenceInstallCode,
   evidenceStartCode
 } from './evidenceSnippets';
+import { BENCHMARK_PINS } from './pins';
+import { probeEnvironment } from './probe';
 import { PlanRunner } from './runner';
 import type { IRunResult } from './runner';
 
@@ -38,10 +52,14 @@ export interface IFreshKernel {
   dispose(): Promise<void>;
 }
 
-/** Where reference evidence is kept between checks. */
+/**
+ * Where reference evidence is kept between checks. A key names everything the
+ * evidence depends on (probe, case, notebooks, kernel, installed libraries);
+ * what `get` returns is validated before use (`readReferenceEvidence`).
+ */
 export interface IReferenceCache {
   /** The evidence under a key, or null. */
-  get(key: string): Promise<IReferenceEvidence | null>;
+  get(key: string): Promise<unknown>;
   /** Keep evidence under a key. */
   set(key: string, value: IReferenceEvidence): Promise<void>;
 }
@@ -51,7 +69,7 @@ export interface IReferenceCache {
  */
 export class MemoryReferenceCache implements IReferenceCache {
   /** The evidence under a key, or null. */
-  async get(key: string): Promise<IReferenceEvidence | null> {
+  async get(key: string): Promise<unknown> {
     return this._map.get(key) ?? null;
   }
 
@@ -83,6 +101,11 @@ export interface IRepairCheckOptions {
   timeoutMs: number;
   /** Where reference evidence is cached (null: run the reference every time). */
   cache: IReferenceCache | null;
+  /**
+   * Compare the kernel's libraries with the benchmark's pins and say which the
+   * notebook imports at other versions (default true).
+   */
+  environment?: boolean;
 }
 
 /** The evidence the probe gathered in one traced cell. */
@@ -111,6 +134,10 @@ export interface IRepairCheckResult {
   evidence: ICellEvidence[];
   /** Wall time of the reference runs (0 when cached). */
   referenceMs: number;
+  /** The live-order replay of a notebook-specific case, or null. */
+  live: ILiveEvidence | null;
+  /** How the kernel's libraries differ from the benchmark's, when compared. */
+  environment: IEnvironmentEvidence | null;
 }
 
 /**
@@ -135,8 +162,13 @@ export async function runRepairCheck(
       evidenceInstallCode(),
       EVIDENCE_ENVIRONMENT_EXPRESSION
     );
+    const drift =
+      options.environment === false
+        ? null
+        : await Private.environment(learnerKernel, options.learner);
     const key = [
-      'v1',
+      'v2',
+      `probe${PROBE_VERSION}-${PROBE_HASH}`,
       options.caseName,
       Private.hash(Private.notebookText(options.reproduced)),
       Private.hash(Private.notebookText(options.fixed)),
@@ -146,19 +178,25 @@ export async function runRepairCheck(
     const needReference = plan.fixedTargetIndex !== null && !!plan.target;
     const cached =
       needReference && environment !== null && options.cache
-        ? await options.cache.get(key)
+        ? readReferenceEvidence(await options.cache.get(key), PROBE_VERSION)
         : null;
     const started = Date.now();
     const referencePromise: Promise<Private.IReferenceOutcome> =
       needReference && !cached
         ? Private.learnReference(options)
         : Promise.resolve({ evidence: cached, error: undefined });
-    const [run, outcome] = await Promise.all([
+    const want = cached ? Object.keys(cached.effects) : undefined;
+    const livePromise: Promise<ILiveEvidence | null> =
+      options.notebookSpecific && plan.targetCellIndex !== null
+        ? Private.liveReplay(options, plan, want)
+        : Promise.resolve(null);
+    const [run, outcome, live] = await Promise.all([
       runner.run(plan, {
         setupCode: learnerKernel.setupCode || undefined,
-        instrument: Private.instrument(plan.traced, plan.targetCellIndex)
+        instrument: Private.instrument(plan.traced, plan.targetCellIndex, want)
       }),
-      referencePromise
+      referencePromise,
+      livePromise
     ]);
     const referenceMs = cached || !needReference ? 0 : Date.now() - started;
     if (outcome.evidence && !cached && options.cache && environment !== null) {
@@ -166,7 +204,9 @@ export async function runRepairCheck(
     }
     const verdict = judgeRepair(plan, run, options, {
       reference: outcome.evidence,
-      referenceError: outcome.error
+      referenceError: outcome.error,
+      live,
+      environment: drift
     });
     return {
       plan,
@@ -181,7 +221,9 @@ export async function runRepairCheck(
           isTarget: r.step.isTarget,
           report: readProbeReport(r.probe)
         })),
-      referenceMs
+      referenceMs,
+      live,
+      environment: drift
     };
   } finally {
     await learnerKernel.dispose();
@@ -200,19 +242,155 @@ namespace Private {
    */
   export function instrument(
     traced: number[],
-    target: number | null
+    target: number | null,
+    want?: string[]
   ): PlanRunner.IRunOptions['instrument'] {
-    return (_index, step) =>
+    return (index, step) =>
       traced.includes(step.cellIndex)
         ? {
             before: evidenceStartCode(step.source, {
               trace: true,
-              snapshot: step.cellIndex === target
+              snapshot: step.cellIndex === target,
+              cell: index,
+              want
             }),
             after: EVIDENCE_STOP_CODE,
             collect: EVIDENCE_REPORT_EXPRESSION
           }
         : null;
+  }
+
+  /**
+   * The libraries the notebook imports that the kernel has at other versions
+   * than the benchmark's pins (and Python when it differs), or null when the
+   * kernel cannot say.
+   */
+  export async function environment(
+    fresh: IFreshKernel,
+    nb: INotebookJSON
+  ): Promise<IEnvironmentEvidence | null> {
+    try {
+      const probe = await probeEnvironment(fresh.kernel, BENCHMARK_PINS, {
+        timeoutMs: 20000
+      });
+      const report = compareEnvironment(probe, BENCHMARK_PINS);
+      const imported = importedModules(nb);
+      return {
+        libraries: report.differences
+          .filter(d =>
+            (MODULES[d.module] ?? [d.module]).some(m => imported.has(m))
+          )
+          .map(d => ({ name: d.module, found: d.found, pinned: d.expected })),
+        python: report.python
+          ? { found: report.python.found ?? '', pinned: report.python.expected }
+          : null
+      };
+    } catch {
+      return null;
+    }
+  }
+
+  /** Import names of pinned distributions whose name differs from the module's. */
+  const MODULES: Record<string, string[]> = {
+    'scikit-learn': ['sklearn'],
+    pillow: ['PIL'],
+    'opencv-python': ['cv2'],
+    'tensorflow-cpu': ['tensorflow'],
+    'scikit-image': ['skimage'],
+    'imbalanced-learn': ['imblearn'],
+    'category-encoders': ['category_encoders'],
+    'keras-tuner': ['keras_tuner'],
+    'tensorflow-hub': ['tensorflow_hub'],
+    'pandas-profiling': ['pandas_profiling']
+  };
+
+  /** The top-level modules a notebook's code cells import. */
+  export function importedModules(nb: INotebookJSON): Set<string> {
+    const out = new Set<string>();
+    for (const cell of nb.cells) {
+      if (cell.cell_type !== 'code') {
+        continue;
+      }
+      for (const m of sourceText(cell).matchAll(
+        /^\s*(?:from\s+([A-Za-z_]\w*)[\w.]*\s+import|import\s+([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*))/gm
+      )) {
+        if (m[1]) {
+          out.add(m[1]);
+        } else {
+          m[2].split(',').forEach(x => out.add(x.trim().split('.')[0]));
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The learner's notebook in the order its cells last ran (saved execution
+   * counts), up to the target's run, the target probed: what the live kernel
+   * holds, for notebook-specific cases (a fresh top-to-bottom run cures those
+   * by itself). Null when the target has not run or no kernel could start.
+   */
+  export async function liveReplay(
+    options: IRepairCheckOptions,
+    plan: ICheckPlan,
+    want?: string[]
+  ): Promise<ILiveEvidence | null> {
+    const target = plan.targetCellIndex!;
+    const counted = options.learner.cells
+      .map((cell, i) => ({ cell, i }))
+      .filter(
+        ({ cell }) =>
+          cell.cell_type === 'code' && typeof cell.execution_count === 'number'
+      )
+      .sort(
+        (a, b) =>
+          (a.cell.execution_count as number) -
+          (b.cell.execution_count as number)
+      );
+    const last = counted.findIndex(({ i }) => i === target);
+    if (last < 0) {
+      return null;
+    }
+    const steps: IPlanStep[] = counted
+      .slice(0, last + 1)
+      .map(({ cell, i }) => ({
+        cellIndex: i,
+        codeCellIndex: options.learner.cells
+          .slice(0, i)
+          .filter(c => c.cell_type === 'code').length,
+        executionCount: cell.execution_count as number,
+        source: stripMarkers(sourceText(cell)),
+        run: 1,
+        isTarget: i === target
+      }));
+    const livePlan: IReplayPlan = {
+      kind: 'recorded',
+      steps,
+      target: plan.target
+    };
+    let fresh: IFreshKernel;
+    try {
+      fresh = await options.startKernel('learner');
+    } catch {
+      return null;
+    }
+    try {
+      const runner = new PlanRunner({
+        kernel: fresh.kernel,
+        timeoutMs: options.timeoutMs
+      });
+      const run = await runner.run(livePlan, {
+        setupCode: [fresh.setupCode, evidenceInstallCode()]
+          .filter(Boolean)
+          .join('\n'),
+        // The live kernel went on after errors before the target: so does its replay.
+        continueOnErrorBefore: steps.length - 1,
+        instrument: instrument([target], target, want)
+      });
+      return { run };
+    } finally {
+      await fresh.dispose();
+    }
   }
 
   /**
@@ -253,7 +431,8 @@ namespace Private {
         first.target,
         second.target,
         [...first.others, ...second.others],
-        after
+        after,
+        PROBE_VERSION
       ),
       error: undefined
     };
@@ -283,11 +462,7 @@ namespace Private {
         kernel: fresh.kernel,
         timeoutMs: options.timeoutMs
       });
-      const upToTarget = {
-        ...plan,
-        steps: plan.steps.filter(s => s.cellIndex <= plan.targetCellIndex!)
-      };
-      const run = await runner.run(upToTarget, {
+      const run = await runner.run(referencePlan(options.fixed, plan), {
         setupCode: [fresh.setupCode, evidenceInstallCode()]
           .filter(Boolean)
           .join('\n'),
@@ -309,6 +484,39 @@ namespace Private {
     } finally {
       await fresh.dispose();
     }
+  }
+
+  /**
+   * The reference fix's run up to its target: in the order its cells were
+   * recorded (execution counts; `[reexecute]` cells twice), as `verify` runs
+   * it, up to the target's last run; the cells in play top to bottom when the
+   * target has no count.
+   */
+  export function referencePlan(
+    fixed: INotebookJSON,
+    plan: ICheckPlan
+  ): IReplayPlan {
+    const target = plan.targetCellIndex!;
+    const recorded = recordedPlan(fixed);
+    let last = -1;
+    recorded.steps.forEach((s, k) => {
+      if (s.cellIndex === target) {
+        last = k;
+      }
+    });
+    if (last < 0) {
+      return {
+        ...plan,
+        steps: plan.steps.filter(s => s.cellIndex <= target)
+      };
+    }
+    return {
+      kind: 'recorded',
+      target: plan.target,
+      steps: recorded.steps
+        .slice(0, last + 1)
+        .map((s, k) => ({ ...s, isTarget: k === last }))
+    };
   }
 
   /**

@@ -23,11 +23,12 @@ import { alignNotebooks, codeTokens, dice } from './align';
 import type { AlignMethod } from './align';
 import {
   compareEffects,
+  exceptionKey,
   lineEvidence,
   readProbeReport,
   swallowedExceptions
 } from './evidence';
-import type { IReferenceEvidence } from './evidence';
+import type { IEffectReport, IReferenceEvidence } from './evidence';
 import { cellRef } from '../i18n';
 import type { ICellRef } from '../i18n';
 import { english, renderFinding, renderStatus } from './findings';
@@ -110,12 +111,20 @@ export interface ICheckPlan extends IReplayPlan {
   traced: number[];
 }
 
+/** The verdict in three grades (plus "not checked"). */
+export type CheckGrade =
+  'solved' | 'solved-with-differences' | 'not-solved' | 'not-checked';
+
 /** The verdict of a check. */
 export interface ICheckVerdict {
   /** Whether the repair counts as a pass. */
   passed: boolean;
   /** The verdict in one word. */
   status: CheckStatus;
+  /** Whether a pass comes with differences noted (another type, columns taken out…). */
+  noted: boolean;
+  /** The grade: solved, solved with differences noted, not solved, or not checked. */
+  grade: CheckGrade;
   /** What the check found, most important first, each once. */
   findings: CheckFinding[];
   /** The findings as English sentences (the command line's words). */
@@ -309,20 +318,42 @@ export function judgeCheck(
   return Private.judge(plan, run, options, []);
 }
 
+/** The learner's notebook replayed in the order its cells last ran (notebook-specific cases). */
+export interface ILiveEvidence {
+  /** The replay (the target's last run probed). */
+  run: IRunResult;
+}
+
+/** Libraries the check's kernel has at other versions than the benchmark's. */
+export interface IEnvironmentEvidence {
+  /** Libraries the notebook imports that differ. */
+  libraries: Array<{ name: string; found: string | null; pinned: string }>;
+  /** Python, when its minor version differs. */
+  python: { found: string; pinned: string } | null;
+}
+
 /** What the evidence of a fresh run showed, for `judgeRepair`. */
 export interface IRepairEvidence {
   /** What the reference fix does (null when its own run failed, with why). */
   reference: IReferenceEvidence | null;
   /** Why the reference evidence is missing, when it is. */
   referenceError?: ReferenceProblem;
+  /** The live-order replay of the learner's notebook, for notebook-specific cases. */
+  live?: ILiveEvidence | null;
+  /** How the kernel's libraries differ from the benchmark's (a note). */
+  environment?: IEnvironmentEvidence | null;
 }
 
 /**
- * Judge a repair with its execution evidence: the plain judgement plus (a) no exception the
- * reference fix does not raise may be raised and swallowed in the target or a changed cell,
- * (b) the repaired statement must have run and not be a string literal, and (c) after the
- * target, the variables the reference's target cell sets must be alike. Missing evidence
- * never passes.
+ * Judge a repair with its execution evidence: the plain judgement plus (a) no
+ * exception the reference fix does not raise may be raised and swallowed while
+ * the target or a changed cell runs (in any cell's code, in helper functions
+ * and threads; classes compared by identity), (b) the unit of code holding the
+ * repaired statement must have run as Python, and (c) after the target, the
+ * results the reference's target cell sets must be there and alike, element by
+ * element (other containers, squeezed shapes, columns the learner took out and
+ * one-step rounding are noted, not failed). For notebook-specific cases the
+ * live order is evidence too. Missing evidence never passes.
  */
 export function judgeRepair(
   plan: ICheckPlan,
@@ -343,9 +374,13 @@ export function judgeRepair(
     const name = cellRef(i, result.step.executionCount);
     const report = readProbeReport(result.probe);
     const failed = !!result.error;
-    if (!report?.trace || (!failed && !report.trace.lines.length)) {
-      // No trace, or a clean cell whose code ran under a name the tracer did not
-      // follow (a cell magic): no evidence either way, never a pass.
+    if (
+      !report?.trace ||
+      (!failed && report.trace.units === null && !report.trace.lines.length) ||
+      (!failed && !report.trace.instrumented)
+    ) {
+      // No trace, or a clean cell the probe could not instrument: no evidence
+      // either way, never a pass.
       if (!failed) {
         extra.push({
           status: 'not-checked',
@@ -354,36 +389,42 @@ export function judgeRepair(
       }
       continue;
     }
-    const swallowed = swallowedExceptions(report.trace, failed).find(
-      e => !caught.has(e.ename)
-    );
-    if (swallowed) {
+    for (const e of swallowedExceptions(report.trace, failed)) {
+      if (caught.has(exceptionKey(e))) {
+        continue;
+      }
       extra.push({
         status: 'hidden-crash',
         finding: {
           code: 'swallowed',
           cell: name,
-          line: swallowed.line,
-          ename: swallowed.ename,
-          evalue: swallowed.evalue
+          line: e.line,
+          ename: e.ename,
+          evalue: e.evalue,
+          where: e.thread ? 'thread' : e.inCell === false ? 'helper' : 'cell',
+          helperCount: e.inCell === false ? (e.cellCount ?? null) : undefined
         }
       });
+      break;
     }
-    // A cell magic (%%time…) runs the body under other line numbers: no line evidence then.
-    const cellMagic = /^\s*%%/.test(result.step.source);
-    if (
-      result.step.isTarget &&
-      plan.repairedLine !== null &&
-      !failed &&
-      !cellMagic
-    ) {
+    if (result.step.isTarget && plan.repairedLine !== null && !failed) {
       const line = plan.repairedLine;
-      const seen = lineEvidence(report.trace, line);
       const statement = result.step.source.split('\n')[line - 1]?.trim() ?? '';
+      const seen = lineEvidence(
+        report.trace,
+        line,
+        plan.crashLine ?? statement
+      );
+      const magic = /^\s*(%%\S+)/.exec(result.step.source)?.[1] ?? null;
       if (seen.inString) {
         extra.push({
           status: 'hidden-crash',
           finding: { code: 'in-string', cell: name, line, statement }
+        });
+      } else if (!seen.unit && magic && report.trace.units !== null) {
+        extra.push({
+          status: 'hidden-crash',
+          finding: { code: 'not-python', cell: name, line, statement, magic }
         });
       } else if (!seen.executed) {
         extra.push({
@@ -407,45 +448,9 @@ export function judgeRepair(
           finding: { code: 'no-evidence', cell: name }
         });
       } else {
-        const differences = compareEffects(
-          evidence.reference,
-          report.effect.after
+        extra.push(
+          ...Private.effectFindings(evidence.reference, report.effect)
         );
-        for (const d of differences) {
-          extra.push({
-            status: 'different-effect',
-            finding:
-              d.difference.aspect === 'missing'
-                ? {
-                    code: 'effect-missing',
-                    name: d.name,
-                    expected: d.difference.expected,
-                    expectedSide: d.difference.expectedSide
-                  }
-                : {
-                    code: 'effect-differs',
-                    name: d.name,
-                    aspect: d.difference.aspect,
-                    expected: d.difference.expected,
-                    actual: d.difference.actual,
-                    expectedSide: d.difference.expectedSide,
-                    actualSide: d.difference.actualSide
-                  }
-          });
-        }
-        if (!differences.length) {
-          extra.push({
-            status: null,
-            finding: {
-              code: 'same-effect',
-              names: Object.keys(evidence.reference.effects)
-                .filter(n => n in report.effect!.after)
-                .sort()
-                .map(n => `\`${n}\``)
-                .join(', ')
-            }
-          });
-        }
       }
     }
   }
@@ -463,6 +468,25 @@ export function judgeRepair(
       }
     });
   }
+  if (options.notebookSpecific && evidence.live && evidence.reference) {
+    extra.push(
+      ...Private.liveFindings(plan, evidence.live, evidence.reference)
+    );
+  }
+  if (evidence.environment) {
+    const env = evidence.environment;
+    if (env.libraries.length || env.python) {
+      // Said, not graded: the repair is judged against the reference run in the same kernel.
+      extra.push({
+        status: null,
+        finding: {
+          code: 'environment',
+          libraries: env.libraries,
+          python: env.python
+        }
+      });
+    }
+  }
   return Private.judge(plan, run, options, extra);
 }
 
@@ -470,11 +494,12 @@ export function judgeRepair(
  * The verdict as people read it: one verdict line and each reason once.
  */
 export function renderVerdict(
-  verdict: Pick<ICheckVerdict, 'status' | 'findings'>,
+  verdict: Pick<ICheckVerdict, 'status' | 'findings'> &
+    Partial<Pick<ICheckVerdict, 'noted'>>,
   __: Translate = english
 ): { headline: string; reasons: string[] } {
   return {
-    headline: renderStatus(verdict.status, __),
+    headline: renderStatus(verdict.status, __, verdict.noted ?? false),
     reasons: verdict.findings.map(f => renderFinding(f, __))
   };
 }
@@ -492,7 +517,165 @@ namespace Private {
     status: CheckStatus | null;
     /** The finding. */
     finding: CheckFinding;
+    /** A difference noted beside a pass (it makes a pass "solved, with differences noted"). */
+    note?: boolean;
   }
+
+  /**
+   * What comparing the learner's state after the target with the reference's
+   * found: differences fail, notes go beside a pass, a match is said once.
+   */
+  export function effectFindings(
+    reference: IReferenceEvidence,
+    effect: IEffectReport
+  ): IExtra[] {
+    const out: IExtra[] = [];
+    const cmp = compareEffects(reference, effect);
+    for (const d of cmp.differences) {
+      if (d.name === '') {
+        out.push({
+          status: 'different-effect',
+          finding: {
+            code: 'figure-differs',
+            expectedSide: d.difference.expectedSide,
+            actualSide: d.difference.actualSide
+          }
+        });
+        continue;
+      }
+      out.push({
+        status: 'different-effect',
+        finding:
+          d.difference.aspect === 'missing'
+            ? {
+                code: 'effect-missing',
+                name: d.name,
+                expected: d.difference.expected,
+                expectedSide: d.difference.expectedSide
+              }
+            : {
+                code: 'effect-differs',
+                name: d.name,
+                aspect: d.difference.aspect,
+                expected: d.difference.expected,
+                actual: d.difference.actual,
+                expectedSide: d.difference.expectedSide,
+                actualSide: d.difference.actualSide
+              }
+      });
+    }
+    if (cmp.differences.length) {
+      return out;
+    }
+    out.push({
+      status: null,
+      finding: {
+        code: 'same-effect',
+        names: cmp.same
+          .sort()
+          .map(n => `\`${n}\``)
+          .join(', ')
+      }
+    });
+    const missing = cmp.notes
+      .filter(n => n.note.code === 'intermediate-missing')
+      .map(n => `\`${n.name}\``);
+    if (missing.length) {
+      out.push({
+        status: null,
+        note: true,
+        finding: { code: 'intermediate-missing', names: missing.join(', ') }
+      });
+    }
+    for (const n of cmp.notes) {
+      if (n.note.code !== 'intermediate-missing') {
+        out.push({
+          status: null,
+          note: true,
+          finding: { code: 'effect-noted', name: n.name, note: n.note }
+        });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The live order's evidence for a notebook-specific case: the learner's cells
+   * replayed in the order they last ran must reach the target without hiding
+   * its error, and leave the reference's results there and alike.
+   */
+  export function liveFindings(
+    plan: ICheckPlan,
+    live: ILiveEvidence,
+    reference: IReferenceEvidence
+  ): IExtra[] {
+    const steps = live.run.steps.filter(r => r.step.isTarget);
+    const last = steps[steps.length - 1];
+    if (!last) {
+      if (plan.live === 'ok' && live.run.status !== 'completed') {
+        return [
+          {
+            status: 'fails-live',
+            finding: { code: 'live-unfinished', stop: live.run.stop }
+          }
+        ];
+      }
+      return [];
+    }
+    if (last.error) {
+      return [];
+    }
+    const name = cellRef(last.step.cellIndex, last.step.executionCount);
+    const report = readProbeReport(last.probe);
+    const out: IExtra[] = [];
+    const caught = new Set(reference.caught);
+    const swallowed = report?.trace
+      ? swallowedExceptions(report.trace, false).find(
+          e => !caught.has(exceptionKey(e))
+        )
+      : undefined;
+    if (swallowed) {
+      out.push({
+        status: 'fails-live',
+        finding: {
+          code: 'live-swallowed',
+          cell: name,
+          ename: swallowed.ename,
+          evalue: swallowed.evalue
+        }
+      });
+    }
+    if (report?.effect) {
+      for (const d of compareEffects(reference, report.effect).differences) {
+        if (d.name === '') {
+          continue;
+        }
+        out.push({
+          status: 'fails-live',
+          finding:
+            d.difference.aspect === 'missing'
+              ? { code: 'live-effect-missing', name: d.name }
+              : {
+                  code: 'live-effect-differs',
+                  name: d.name,
+                  aspect: d.difference.aspect,
+                  expectedSide: d.difference.expectedSide,
+                  actualSide: d.difference.actualSide
+                }
+        });
+        break;
+      }
+    }
+    return out;
+  }
+
+  /** Statuses that say the check could not judge. */
+  const NOT_CHECKED = new Set<CheckStatus>([
+    'not-checked',
+    'no-target',
+    'unaligned',
+    'no-reference'
+  ]);
 
   /** Statuses that fail a check, most telling first. */
   const PRECEDENCE: CheckStatus[] = [
@@ -848,9 +1031,19 @@ namespace Private {
         findings.push(f.finding);
       }
     }
+    const passed = status === 'solved';
+    const noted = passed && found.some(f => f.note);
     return {
-      passed: status === 'solved',
+      passed,
       status,
+      noted,
+      grade: passed
+        ? noted
+          ? 'solved-with-differences'
+          : 'solved'
+        : NOT_CHECKED.has(status)
+          ? 'not-checked'
+          : 'not-solved',
       findings,
       reasons: findings.map(f => renderFinding(f, english))
     };

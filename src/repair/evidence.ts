@@ -1,45 +1,87 @@
 /**
- * The evidence of a repair check: what the kernel-side probe saw of one cell
- * (the lines that ran, the exceptions raised in it, caught ones included) and
- * of the state (what the cell created, rebound or mutated), read from its JSON
- * report, and the rules that compare it with the reference fix. Pure logic.
+ * The evidence of a repair check: what the kernel-side probe
+ * (`jupyterlab_junobench/probe.py`) saw of a traced cell (the units of code
+ * that ran, the exceptions that passed through any cell's frames, caught ones
+ * included) and of the state (what the cell created, rebound or mutated, with
+ * element-wise views of array-likes, and the figures it drew), read from its
+ * JSON report; and the rules that compare it with the reference fix. Pure logic.
  */
 import { english } from '../i18n';
 import type { Translate } from '../i18n';
+import { describeSummary, showValue } from '../state/values';
+import type { ChangeKind, IValueSummary } from '../state/values';
+import { closeNumbers, compareViews, viewsAgree } from './compare';
+import type {
+  IColumnDigest,
+  IValueView,
+  ValueNote,
+  ViewDifference
+} from './compare';
+
+export type { ChangeKind, IValueSummary } from '../state/values';
+export { describeSummary } from '../state/values';
 
 /** A statement's first and last line and its kind ('String' for a bare string literal). */
 export type StatementSpan = [number, number, string];
 
-/** An exception seen in a traced cell's frames. */
+/** An exception seen in a cell's frames while a traced cell ran. */
 export interface ITracedException {
   /** Exception class name. */
   ename: string;
   /** Its message, shortened. */
   evalue: string;
-  /** The cell line it passed through first. */
+  /** The line of the frame it passed through first. */
   line: number;
+  /** `module.QualName` of its class (empty from an older probe). */
+  key?: string;
+  /** Whether the class is genuine: defined in a module (not a cell) and found there under its name. */
+  genuine?: boolean;
+  /** The names of its class's MRO, the class first. */
+  mro?: string[];
+  /** Whether it is one of the real StopIteration, StopAsyncIteration, GeneratorExit. */
+  benign?: boolean;
+  /** Whether that frame was the traced cell's own code (else another cell's function). */
+  inCell?: boolean;
+  /** Whether it happened in another thread than the kernel's main one. */
+  thread?: boolean;
+  /** The prompt number of the cell whose code the frame runs, when known. */
+  cellCount?: number | null;
+  /** The frame's function name (`<module>` for the cell itself). */
+  function?: string;
+}
+
+/** One unit of code of a traced cell: a statement or an evaluation point inside one. */
+export interface IUnit {
+  /** Its id in the kernel. */
+  id: number;
+  /** What kind of unit: a statement's node type, 'String', 'Call', 'IfExp.body'… */
+  kind: string;
+  /** First and last line in the cell. */
+  line: number;
+  /** Last line in the cell. */
+  endLine: number;
+  /** Whether it sits in code the cell compiled while running (a `%%time` body). */
+  nested: boolean;
+  /** Its code (normalised by Python's `ast.unparse`). */
+  text: string;
+  /** Whether its marker fired. */
+  ran: boolean;
 }
 
 /** What the tracer saw of one cell. */
 export interface ITraceReport {
-  /** Lines of the cell that ran (1-based, any frame of the cell's code). */
+  /** Lines of the cell that ran (older probes; empty now: see `units`). */
   lines: number[];
-  /** Exceptions raised in or through the cell's frames, in order. */
+  /** Exceptions raised in or through any cell's frames while the cell ran, in order. */
   exceptions: ITracedException[];
   /** Statements of the cell's code. */
   spans: StatementSpan[];
   /** Lines inside multi-line string literals. */
   stringLines: number[];
-}
-
-/** How a name changed across a cell. */
-export type ChangeKind = 'created' | 'rebound' | 'mutated' | 'deleted';
-
-/** A summary of a value: its type plus what the probe could tell cheaply. */
-export interface IValueSummary {
-  /** `module.QualName` of the type ('module' for modules). */
-  type: string;
-  [key: string]: unknown;
+  /** The units of code of the cell, and whether each ran (null from an older probe). */
+  units: IUnit[] | null;
+  /** Whether the cell's code was instrumented (false: a syntax error, or no IPython). */
+  instrumented: boolean;
 }
 
 /** What a cell did to the user namespace. */
@@ -48,6 +90,32 @@ export interface IEffectReport {
   changes: Record<string, ChangeKind>;
   /** Every user name's summary after the cell. */
   after: Record<string, IValueSummary>;
+  /** The column names of the frames before the cell (to name arrays made from them). */
+  before: Record<string, string[]>;
+  /** The figures the cell drew. */
+  figures: IFigureSummary[];
+  /** Which names the cell's code leaves as results and which it only uses as intermediates. */
+  roles: Record<string, 'result' | 'intermediate'>;
+}
+
+/** The data digest of a drawn series (a line's y, bar heights, scatter offsets). */
+export type IDataDigest = Omit<IColumnDigest, 'name'> & { n: number | null };
+
+/** What a figure shows. */
+export interface IFigureSummary {
+  /** Its axes, in order. */
+  axes: Array<{
+    lines: Array<{ x: IDataDigest; y: IDataDigest; label: string }>;
+    patches: number;
+    bars: IDataDigest | null;
+    collections: IDataDigest[];
+    images: number;
+    title: string;
+    xlabel: string;
+    ylabel: string;
+  }>;
+  /** Why it could not be summarised. */
+  error?: string;
 }
 
 /** The probe's report for one cell. */
@@ -57,13 +125,6 @@ export interface IProbeReport {
   /** Present when the namespace was summarised around the cell. */
   effect: IEffectReport | null;
 }
-
-/** Exceptions a traced cell may swallow without hiding anything. */
-const BENIGN = new Set([
-  'StopIteration',
-  'StopAsyncIteration',
-  'GeneratorExit'
-]);
 
 /**
  * Read a probe report from the kernel's JSON, or null when it is not one.
@@ -80,9 +141,17 @@ export function readProbeReport(value: unknown): IProbeReport | null {
   return { trace, effect };
 }
 
+/** Exception names a cell may raise and catch as control flow (older probes). */
+const BENIGN = new Set([
+  'StopIteration',
+  'StopAsyncIteration',
+  'GeneratorExit'
+]);
+
 /**
- * Exceptions a cell raised and swallowed: every traced exception when the cell
- * finished without error (benign ones left out).
+ * Exceptions swallowed while a cell ran: every traced exception when the cell
+ * finished without error, but the real StopIteration, StopAsyncIteration and
+ * GeneratorExit (compared by class identity, so a look-alike is not benign).
  */
 export function swallowedExceptions(
   trace: ITraceReport,
@@ -91,43 +160,100 @@ export function swallowedExceptions(
   if (cellFailed) {
     return [];
   }
-  return trace.exceptions.filter(e => !BENIGN.has(e.ename));
+  return trace.exceptions.filter(e =>
+    e.benign === undefined ? !BENIGN.has(e.ename) : !e.benign
+  );
+}
+
+/**
+ * The identity of an exception class across kernels: its `module.QualName`
+ * when genuine, else a key no reference can share.
+ */
+export function exceptionKey(e: ITracedException): string {
+  if (e.key === undefined) {
+    return e.ename;
+  }
+  return e.genuine ? e.key : `not-genuine:${e.key}`;
 }
 
 /** Whether a line of a traced cell ran, and what kind of statement holds it. */
 export interface ILineEvidence {
   /** The innermost statement holding the line, or null when none does. */
   statement: StatementSpan | null;
-  /** Whether any line of that statement ran. */
+  /** Whether the unit of code holding the line ran. */
   executed: boolean;
   /** Whether the line is inside a string literal rather than code. */
   inString: boolean;
+  /** The unit judged, or null when no unit of code holds the line. */
+  unit: IUnit | null;
 }
 
 /**
- * What the trace says of `line` of the cell: whether the innermost statement
- * that holds it ran, and whether it is only text in a string literal.
+ * What the trace says of `line` of the cell: the unit of code that holds it
+ * and best matches `statement` (the repaired statement: an `if False:` header
+ * runs, its body does not; `x if False else y` runs, `x` does not) and whether
+ * it ran, or that no code holds it (a cell magic's body, a string).
  */
-export function lineEvidence(trace: ITraceReport, line: number): ILineEvidence {
-  let statement: StatementSpan | null = null;
-  for (const span of trace.spans) {
-    if (span[0] <= line && line <= span[1]) {
-      if (!statement || span[1] - span[0] < statement[1] - statement[0]) {
-        statement = span;
+export function lineEvidence(
+  trace: ITraceReport,
+  line: number,
+  statement = ''
+): ILineEvidence {
+  let span: StatementSpan | null = null;
+  for (const s of trace.spans) {
+    if (s[0] <= line && line <= s[1]) {
+      if (!span || s[1] - s[0] < span[1] - span[0]) {
+        span = s;
       }
     }
   }
-  const ran = new Set(trace.lines);
-  const executed = statement
-    ? Array.from(
-        { length: statement[1] - statement[0] + 1 },
-        (_, k) => statement![0] + k
-      ).some(l => ran.has(l))
-    : ran.has(line);
-  const inString =
-    trace.stringLines.includes(line) || statement?.[2] === 'String';
-  return { statement, executed, inString };
+  const inStringLine =
+    trace.stringLines.includes(line) || span?.[2] === 'String';
+  if (trace.units === null) {
+    const ran = new Set(trace.lines);
+    const executed = span
+      ? Array.from(
+          { length: span[1] - span[0] + 1 },
+          (_, k) => span![0] + k
+        ).some(l => ran.has(l))
+      : ran.has(line);
+    return { statement: span, executed, inString: inStringLine, unit: null };
+  }
+  const holding = trace.units.filter(u => u.line <= line && line <= u.endLine);
+  if (!holding.length) {
+    return {
+      statement: span,
+      executed: false,
+      inString: inStringLine,
+      unit: null
+    };
+  }
+  const wanted = Private.tokens(statement);
+  let best: { unit: IUnit; score: number } | null = null;
+  for (const unit of holding) {
+    const score = wanted.length
+      ? Private.dice(wanted, Private.tokens(unit.text))
+      : -(unit.endLine - unit.line);
+    const better =
+      !best ||
+      score > best.score + 1e-9 ||
+      (Math.abs(score - best.score) <= 1e-9 &&
+        unit.endLine - unit.line < best.unit.endLine - best.unit.line);
+    if (better) {
+      best = { unit, score };
+    }
+  }
+  const unit = best!.unit;
+  return {
+    statement: span,
+    executed: unit.ran && unit.kind !== 'String',
+    inString: unit.kind === 'String' || inStringLine,
+    unit
+  };
 }
+
+/** Whether a name the reference target sets is one of its results or only an intermediate. */
+export type EffectRole = 'result' | 'intermediate';
 
 /** One name the reference fix's target cell changed. */
 export interface IReferenceEffect {
@@ -135,8 +261,10 @@ export interface IReferenceEffect {
   change: ChangeKind;
   /** Its summary after the reference target (first run). */
   summary: IValueSummary;
-  /** How strictly a learner's value is compared: see `effectMode`. */
+  /** How strictly a learner's value is compared: see `CompareMode`. */
   mode: CompareMode;
+  /** A result must be there after the learner's target; an intermediate may be missing. */
+  role: EffectRole;
 }
 
 /**
@@ -149,15 +277,20 @@ export type CompareMode = 'values' | 'structure' | 'type';
 
 /** What the reference fix does, from two fresh runs. */
 export interface IReferenceEvidence {
+  /** The probe version that gathered it (a cached entry of another version is not used). */
+  probe: number;
   /** Names its target cell created, rebound or mutated. */
   effects: Record<string, IReferenceEffect>;
-  /** Exception names its traced cells raise and catch themselves. */
+  /** Exception class keys its traced cells raise and catch themselves. */
   caught: string[];
-  /**
-   * Names the reference fix's later cells read: a learner may compute other
-   * names inline, but these must be there after the target.
-   */
+  /** Names the reference fix's later cells read. */
   usedLater: string[];
+  /** Strings the reference fix's later cells use (column names it handles itself later). */
+  laterStrings: string[];
+  /** Column names of the frames before its target, to name arrays made from them. */
+  before: Record<string, string[]>;
+  /** The figures its target draws, and whether their data are compared. */
+  figures: { summaries: IFigureSummary[]; values: boolean };
 }
 
 /**
@@ -168,10 +301,12 @@ export function referenceEvidence(
   first: IProbeReport,
   second: IProbeReport | null,
   otherTraces: ITraceReport[] = [],
-  laterCode: string[] = []
+  laterCode: string[] = [],
+  probe = 0
 ): IReferenceEvidence {
   const effects: Record<string, IReferenceEffect> = {};
   const changes = first.effect?.changes ?? {};
+  const words = new Set(laterCode.flatMap(c => c.match(/[A-Za-z_]\w*/g) ?? []));
   for (const [name, change] of Object.entries(changes)) {
     if (change === 'deleted') {
       continue;
@@ -189,15 +324,74 @@ export function referenceEvidence(
         mode = 'structure';
       }
     }
-    effects[name] = { change, summary, mode };
+    const role: EffectRole =
+      words.has(name) || first.effect?.roles[name] !== 'intermediate'
+        ? 'result'
+        : 'intermediate';
+    effects[name] = { change, summary, mode, role };
   }
   const caught = new Set<string>();
   for (const trace of [first.trace, second?.trace ?? null, ...otherTraces]) {
-    trace?.exceptions.forEach(e => caught.add(e.ename));
+    trace?.exceptions.forEach(e => caught.add(exceptionKey(e)));
   }
-  const words = new Set(laterCode.flatMap(c => c.match(/[A-Za-z_]\w*/g) ?? []));
   const usedLater = Object.keys(effects).filter(n => words.has(n));
-  return { effects, caught: [...caught].sort(), usedLater: usedLater.sort() };
+  const laterStrings = new Set<string>();
+  for (const code of laterCode) {
+    for (const m of code.matchAll(/(['"])((?:(?!\1)[^\\\n]){1,80})\1/g)) {
+      laterStrings.add(m[2]);
+    }
+  }
+  const figures = first.effect?.figures ?? [];
+  const again = second?.effect?.figures ?? null;
+  return {
+    probe,
+    effects,
+    caught: [...caught].sort(),
+    usedLater: usedLater.sort(),
+    laterStrings: [...laterStrings].sort(),
+    before: first.effect?.before ?? {},
+    figures: {
+      summaries: figures,
+      values: again !== null && compareFigures(figures, again, true) === null
+    }
+  };
+}
+
+/**
+ * Read reference evidence back (from a cache): null when it is not evidence of
+ * this probe version, so a stale or damaged entry is learned again.
+ */
+export function readReferenceEvidence(
+  value: unknown,
+  probe: number
+): IReferenceEvidence | null {
+  if (!Private.isObject(value) || value.probe !== probe) {
+    return null;
+  }
+  const v = value as Partial<IReferenceEvidence>;
+  if (
+    !Private.isObject(v.effects) ||
+    !Array.isArray(v.caught) ||
+    !Array.isArray(v.usedLater) ||
+    !Array.isArray(v.laterStrings) ||
+    !Private.isObject(v.before) ||
+    !Private.isObject(v.figures) ||
+    !Array.isArray(v.figures.summaries)
+  ) {
+    return null;
+  }
+  for (const effect of Object.values(v.effects)) {
+    if (
+      !Private.isObject(effect) ||
+      !Private.isObject(effect.summary) ||
+      typeof effect.summary.type !== 'string' ||
+      !['values', 'structure', 'type'].includes(String(effect.mode)) ||
+      !['result', 'intermediate'].includes(String(effect.role))
+    ) {
+      return null;
+    }
+  }
+  return v as IReferenceEvidence;
 }
 
 /** The aspect in which two values differ. */
@@ -209,7 +403,9 @@ export type DifferenceAspect =
   | 'columns'
   | 'fitted'
   | 'constant'
-  | 'value';
+  | 'value'
+  | 'index'
+  | 'figure';
 
 /** One side of a value difference, as a code with parameters (see `renderValueSide`). */
 export type ValueSide =
@@ -231,7 +427,28 @@ export type ValueSide =
   | { code: 'value'; value: unknown }
   | { code: 'stats'; sum: unknown; min: unknown; max: unknown }
   | { code: 'length'; len: unknown }
-  | { code: 'other-values' };
+  | { code: 'other-values' }
+  | {
+      code: 'at';
+      column: string | null;
+      row: number | null;
+      value: unknown;
+    }
+  | {
+      code: 'stat';
+      column: string | null;
+      stat: 'sum' | 'order' | 'min' | 'max' | 'hash' | 'nan' | 'kind';
+      value: unknown;
+    }
+  | { code: 'labels'; labels: string[] }
+  | { code: 'figures'; count: number }
+  | {
+      code: 'figure-part';
+      figure: number;
+      axes: number;
+      part: string;
+      count: unknown;
+    };
 
 /** How a learner's value differs from the reference's. */
 export interface IValueDifference {
@@ -254,7 +471,7 @@ export function renderValueSide(
   side: ValueSide,
   __: Translate = english
 ): string {
-  const show = Private.show;
+  const show = showValue;
   switch (side.code) {
     case 'summary':
       return describeSummary(side.summary, __);
@@ -266,14 +483,14 @@ export function renderValueSide(
       return __('dtype %1', show(side.dtype));
     case 'columns':
       return side.columns.length > 1
-        ? __('columns %1', side.columns.join(', '))
-        : __('column %1', side.columns.join(', '));
+        ? __('columns %1', Private.list(side.columns))
+        : __('column %1', Private.list(side.columns));
     case 'no-more-columns':
       return __('no more columns');
     case 'extra-columns':
       return side.columns.length > 1
-        ? __('extra columns %1', side.columns.join(', '))
-        : __('extra column %1', side.columns.join(', '));
+        ? __('extra columns %1', Private.list(side.columns))
+        : __('extra column %1', Private.list(side.columns));
     case 'not-there':
       return __('not there');
     case 'attribute':
@@ -295,6 +512,83 @@ export function renderValueSide(
       return __('length %1', show(side.len));
     case 'other-values':
       return __('other values');
+    case 'at':
+      return side.column === null
+        ? side.row === null
+          ? show(side.value)
+          : __('%1 at row %2', show(side.value), side.row)
+        : side.row === null
+          ? __('%1 in column %2', show(side.value), side.column)
+          : __(
+              '%1 at row %2 of column %3',
+              show(side.value),
+              side.row,
+              side.column
+            );
+    case 'stat':
+      return side.column === null
+        ? __('%1 %2', renderStat(side.stat, __), show(side.value))
+        : __(
+            '%1 %2 in column %3',
+            renderStat(side.stat, __),
+            show(side.value),
+            side.column
+          );
+    case 'labels':
+      return __('labels %1', Private.list(side.labels));
+    case 'figures':
+      return __('%1 figure(s)', side.count);
+    case 'figure-part':
+      return __(
+        'figure %1, axes %2: %3 %4',
+        side.figure,
+        side.axes,
+        renderFigurePart(side.part, __),
+        show(side.count)
+      );
+  }
+}
+
+/** The word for a statistic of a column. */
+function renderStat(
+  stat: 'sum' | 'order' | 'min' | 'max' | 'hash' | 'nan' | 'kind',
+  __: Translate
+): string {
+  switch (stat) {
+    case 'sum':
+      return __('sum');
+    case 'order':
+      return __('order-sensitive sum');
+    case 'min':
+      return __('minimum');
+    case 'max':
+      return __('maximum');
+    case 'hash':
+      return __('text digest');
+    case 'nan':
+      return __('missing values');
+    case 'kind':
+      return __('kind');
+  }
+}
+
+/** The word for a part of a figure. */
+function renderFigurePart(part: string, __: Translate): string {
+  switch (part) {
+    case 'axes':
+      return __('axes');
+    case 'lines':
+      return __('lines');
+    case 'line data':
+      return __('line data');
+    case 'bars':
+      return __('bars');
+    case 'points':
+      return __('points');
+    case 'images':
+      return __('images');
+    default:
+      return part;
   }
 }
 
@@ -339,6 +633,10 @@ export function renderAspect(
       return __('constant');
     case 'value':
       return __('value');
+    case 'index':
+      return __('index');
+    case 'figure':
+      return __('figure');
     default:
       return aspect;
   }
@@ -361,57 +659,212 @@ function makeDifference(
 
 /**
  * How `actual` differs from `expected` under a comparison mode, or null when
- * it does not.
+ * it does not (the pooled summaries only: see `compareValues` for the views).
  */
 export function compareSummaries(
   expected: IValueSummary,
   actual: IValueSummary,
   mode: CompareMode
 ): IValueDifference | null {
+  return compareValues(expected, actual, mode).difference;
+}
+
+/** What comparing two values found. */
+export interface IValueComparison {
+  /** How they differ, or null. */
+  difference: IValueDifference | null;
+  /** What differs without changing the values. */
+  notes: ValueNote[];
+}
+
+/** Names the columns of arrays made from frames, on either side. */
+export interface IValueNames {
+  /** Column names of the reference's frame of the same name before its target. */
+  expected?: string[] | null;
+  /** Column names of the learner's frame of the same name before the target. */
+  actual?: string[] | null;
+  /** Strings the reference's later cells use. */
+  laterStrings?: ReadonlySet<string>;
+}
+
+/**
+ * Compare two values: array-likes element by element whatever holds them (a
+ * list, an ndarray, a Series or a DataFrame of the same values are alike, with
+ * a note), other values by their summaries.
+ */
+export function compareValues(
+  expected: IValueSummary,
+  actual: IValueSummary,
+  mode: CompareMode,
+  names: IValueNames = {}
+): IValueComparison {
+  const ve = Private.viewOf(expected);
+  const va = Private.viewOf(actual);
   const typeA = Private.typeClass(expected);
   const typeB = Private.typeClass(actual);
+  if (ve && va) {
+    if (mode === 'type') {
+      return { difference: null, notes: [] };
+    }
+    const cmp = compareViews(ve, va, {
+      values: mode === 'values',
+      expectedNames: names.expected,
+      actualNames: names.actual,
+      laterStrings: names.laterStrings
+    });
+    if (cmp.difference) {
+      return { difference: Private.fromView(cmp.difference), notes: [] };
+    }
+    const notes = [...cmp.notes];
+    if (typeA !== typeB) {
+      notes.unshift({ code: 'other-type', expected: typeA, actual: typeB });
+    }
+    return { difference: null, notes };
+  }
   if (typeA !== typeB) {
-    return makeDifference(
-      'type',
-      { code: 'summary', summary: expected },
-      { code: 'summary', summary: actual }
-    );
+    return {
+      difference: makeDifference(
+        'type',
+        { code: 'summary', summary: expected },
+        { code: 'summary', summary: actual }
+      ),
+      notes: []
+    };
   }
   if (mode === 'type') {
-    return null;
+    return { difference: null, notes: [] };
   }
   const diff = Private.structure(expected, actual);
   if (diff || mode === 'structure') {
-    return diff ?? Private.constancy(expected, actual);
+    return {
+      difference: diff ?? Private.constancy(expected, actual),
+      notes: []
+    };
   }
-  return Private.values(expected, actual);
+  return { difference: Private.values(expected, actual), notes: [] };
+}
+
+/**
+ * How the learner's figures differ from the reference's, or null: as many
+ * figures, axes, lines, bars and points, with the same data where `values`
+ * (titles, labels and styles are not compared).
+ */
+export function compareFigures(
+  expected: IFigureSummary[],
+  actual: IFigureSummary[],
+  values: boolean
+): IValueDifference | null {
+  const ok = (x: IFigureSummary) => !x.error;
+  const e = expected.filter(ok);
+  const a = actual.filter(ok);
+  if (e.length !== a.length) {
+    return makeDifference(
+      'figure',
+      { code: 'figures', count: e.length },
+      { code: 'figures', count: a.length }
+    );
+  }
+  for (let f = 0; f < e.length; f++) {
+    const part = (p: string, x: unknown, y: unknown, axes = 0) =>
+      makeDifference(
+        'figure',
+        { code: 'figure-part', figure: f + 1, axes, part: p, count: x },
+        { code: 'figure-part', figure: f + 1, axes, part: p, count: y }
+      );
+    const ea = e[f].axes;
+    const aa = a[f].axes;
+    if (ea.length !== aa.length) {
+      return part('axes', ea.length, aa.length);
+    }
+    for (let k = 0; k < ea.length; k++) {
+      const x = ea[k];
+      const y = aa[k];
+      if (x.lines.length !== y.lines.length) {
+        return part('lines', x.lines.length, y.lines.length, k + 1);
+      }
+      if (x.patches !== y.patches) {
+        return part('bars', x.patches, y.patches, k + 1);
+      }
+      if (x.collections.length !== y.collections.length) {
+        return part(
+          'points',
+          x.collections.length,
+          y.collections.length,
+          k + 1
+        );
+      }
+      if (x.images !== y.images) {
+        return part('images', x.images, y.images, k + 1);
+      }
+      if (!values) {
+        continue;
+      }
+      for (let l = 0; l < x.lines.length; l++) {
+        for (const axis of ['x', 'y'] as const) {
+          if (!Private.sameData(x.lines[l][axis], y.lines[l][axis])) {
+            return part('line data', l + 1, l + 1, k + 1);
+          }
+        }
+      }
+      if (x.bars && y.bars && !Private.sameData(x.bars, y.bars)) {
+        return part('bars', x.patches, y.patches, k + 1);
+      }
+      for (let c = 0; c < x.collections.length; c++) {
+        if (!Private.sameData(x.collections[c], y.collections[c])) {
+          return part('points', c + 1, c + 1, k + 1);
+        }
+      }
+    }
+  }
+  return null;
 }
 
 /** A name whose state after the learner's target differs from the reference's. */
 export interface IEffectDifference {
-  /** The variable. */
+  /** The variable ('' for the figures). */
   name: string;
   /** How it differs. */
   difference: IValueDifference;
 }
 
+/** Something about a name that differs from the reference without changing the result. */
+export interface IEffectNote {
+  /** The variable. */
+  name: string;
+  /** What differs: a value note, or an intermediate the learner did not keep. */
+  note: ValueNote | { code: 'intermediate-missing' };
+}
+
+/** What comparing the learner's state after the target with the reference's found. */
+export interface IEffectComparison {
+  /** Names that differ (a result missing among them). */
+  differences: IEffectDifference[];
+  /** Differences that keep the result, said beside a pass. */
+  notes: IEffectNote[];
+  /** The names found alike. */
+  same: string[];
+}
+
 /**
- * Compare the learner's namespace after the target with what the reference's
- * target cell did: every name it created, rebound or mutated that is present
- * must be alike; a missing one fails only when the reference's later cells
- * read it and the reference target created or rebound it (otherwise the
- * learner computed it inline, or under another name nothing else needs).
+ * Compare the learner's state after the target with what the reference's
+ * target cell did: every name it created, rebound or mutated is compared, read
+ * later or not; a result must be there, an intermediate the reference's cell
+ * consumed itself may be missing (a note); the figures it drew are compared.
  */
 export function compareEffects(
   reference: IReferenceEvidence,
-  learnerAfter: Record<string, IValueSummary>
-): IEffectDifference[] {
-  const out: IEffectDifference[] = [];
+  learner: IEffectReport | Record<string, IValueSummary>
+): IEffectComparison {
+  const effect: IEffectReport = Private.isEffect(learner)
+    ? learner
+    : { changes: {}, after: learner, before: {}, figures: [], roles: {} };
+  const out: IEffectComparison = { differences: [], notes: [], same: [] };
+  const laterStrings = new Set(reference.laterStrings ?? []);
   for (const [name, ref] of Object.entries(reference.effects)) {
-    const mine = learnerAfter[name];
+    const mine = effect.after[name];
     if (!mine) {
-      if (ref.change !== 'mutated' && reference.usedLater.includes(name)) {
-        out.push({
+      if (ref.role === 'result') {
+        out.differences.push({
           name,
           difference: makeDifference(
             'missing',
@@ -419,69 +872,128 @@ export function compareEffects(
             { code: 'not-defined' }
           )
         });
+      } else {
+        out.notes.push({ name, note: { code: 'intermediate-missing' } });
       }
       continue;
     }
-    const difference = compareSummaries(ref.summary, mine, ref.mode);
-    if (difference) {
-      out.push({ name, difference });
+    const cmp = compareValues(ref.summary, mine, ref.mode, {
+      expected: reference.before?.[name] ?? null,
+      actual: effect.before[name] ?? null,
+      laterStrings
+    });
+    if (cmp.difference) {
+      out.differences.push({ name, difference: cmp.difference });
+    } else {
+      out.same.push(name);
+      cmp.notes.forEach(note => out.notes.push({ name, note }));
     }
   }
-  return out.sort((a, b) => a.name.localeCompare(b.name));
-}
-
-/**
- * A short description of a summarised value, e.g. `numpy.ndarray (30, 4) float64`;
- * its words (module, fitted) translated by `__`, English by default.
- */
-export function describeSummary(
-  s: IValueSummary,
-  __: Translate = english
-): string {
-  const parts = [
-    s.type === 'module' ? __('module %1', String(s.name)) : s.type
-  ];
-  if (Array.isArray(s.shape)) {
-    parts.push(`(${(s.shape as number[]).join(', ')})`);
+  if (reference.figures && Private.isEffect(learner)) {
+    const d = compareFigures(
+      reference.figures.summaries,
+      effect.figures,
+      reference.figures.values
+    );
+    if (d) {
+      out.differences.push({ name: '', difference: d });
+    }
   }
-  if (typeof s.dtype === 'string') {
-    parts.push(s.dtype);
-  }
-  if (typeof s.fitted === 'boolean') {
-    parts.push(s.fitted ? __('fitted') : __('not fitted'));
-  }
-  if (s.value !== undefined) {
-    parts.push(`= ${Private.show(s.value)}`);
-  }
-  return parts.join(' ');
+  out.differences.sort((a, b) => a.name.localeCompare(b.name));
+  return out;
 }
 
 namespace Private {
-  /** Relative tolerance of value comparisons. */
-  const RTOL = 1e-6;
-
   export function isObject(v: unknown): v is Record<string, unknown> {
     return v !== null && typeof v === 'object' && !Array.isArray(v);
   }
 
+  export function isEffect(
+    v: IEffectReport | Record<string, IValueSummary>
+  ): v is IEffectReport {
+    return isObject(v.after) && isObject(v.changes);
+  }
+
+  /** A list of names for a sentence, at most eight of them. */
+  export function list(names: string[]): string {
+    return names.length > 8
+      ? `${names.slice(0, 8).join(', ')}, … (${names.length})`
+      : names.join(', ');
+  }
+
+  /** Python tokens for matching code (identifiers, numbers, strings, operators). */
+  export function tokens(code: string): string[] {
+    return (
+      code.match(/[A-Za-z_]\w*|\d+(?:\.\d+)?|'[^'\n]*'|"[^"\n]*"|[^\s\w]/g) ??
+      []
+    );
+  }
+
+  /** Dice coefficient over token multisets. */
+  export function dice(a: string[], b: string[]): number {
+    if (!a.length && !b.length) {
+      return 1;
+    }
+    const counts = new Map<string, number>();
+    a.forEach(t => counts.set(t, (counts.get(t) ?? 0) + 1));
+    let shared = 0;
+    b.forEach(t => {
+      const n = counts.get(t) ?? 0;
+      if (n > 0) {
+        shared++;
+        counts.set(t, n - 1);
+      }
+    });
+    return (2 * shared) / (a.length + b.length);
+  }
+
   export function readTrace(v: unknown): ITraceReport | null {
-    if (!isObject(v) || !Array.isArray(v.lines) || !Array.isArray(v.spans)) {
+    if (!isObject(v) || !Array.isArray(v.spans)) {
       return null;
     }
     const exceptions = Array.isArray(v.exceptions)
-      ? v.exceptions.filter(isObject).map(e => ({
-          ename: String(e.ename ?? ''),
-          evalue: String(e.evalue ?? ''),
-          line: Number(e.line ?? 0)
-        }))
+      ? v.exceptions.filter(isObject).map(e => {
+          const out: ITracedException = {
+            ename: String(e.ename ?? ''),
+            evalue: String(e.evalue ?? ''),
+            line: Number(e.line ?? 0)
+          };
+          if (typeof e.key === 'string') {
+            out.key = e.key;
+            out.genuine = e.genuine === true;
+            out.mro = Array.isArray(e.mro) ? e.mro.map(String) : [out.ename];
+            out.benign = e.benign === true;
+            out.inCell = e.inCell !== false;
+            out.thread = e.thread === true;
+            out.cellCount =
+              typeof e.cellCount === 'number' ? e.cellCount : null;
+            out.function = typeof e.function === 'string' ? e.function : '';
+          }
+          return out;
+        })
       : [];
+    const units = Array.isArray(v.units)
+      ? v.units.filter(isObject).map(u => ({
+          id: Number(u.id ?? -1),
+          kind: String(u.kind ?? ''),
+          line: Number(u.line ?? 0),
+          endLine: Number(u.endLine ?? u.line ?? 0),
+          nested: u.nested === true,
+          text: String(u.text ?? ''),
+          ran: u.ran === true
+        }))
+      : null;
     return {
-      lines: v.lines.map(Number),
+      lines: Array.isArray(v.lines) ? v.lines.map(Number) : [],
       exceptions,
       spans: v.spans
         .filter(s => Array.isArray(s) && s.length >= 3)
         .map(s => [Number(s[0]), Number(s[1]), String(s[2])] as StatementSpan),
-      stringLines: Array.isArray(v.stringLines) ? v.stringLines.map(Number) : []
+      stringLines: Array.isArray(v.stringLines)
+        ? v.stringLines.map(Number)
+        : [],
+      units,
+      instrumented: v.instrumented !== false
     };
   }
 
@@ -506,7 +1018,121 @@ namespace Private {
         changes[k] = c;
       }
     }
-    return { changes, after };
+    const before: Record<string, string[]> = {};
+    if (isObject(v.before)) {
+      for (const [k, s] of Object.entries(v.before)) {
+        if (isObject(s) && Array.isArray(s.columns)) {
+          before[k] = s.columns.map(String);
+        }
+      }
+    }
+    const roles: Record<string, 'result' | 'intermediate'> = {};
+    if (isObject(v.roles)) {
+      for (const [k, r] of Object.entries(v.roles)) {
+        if (r === 'result' || r === 'intermediate') {
+          roles[k] = r;
+        }
+      }
+    }
+    const figures = Array.isArray(v.figures)
+      ? (v.figures.filter(isObject) as unknown as IFigureSummary[]).map(f => ({
+          ...f,
+          axes: Array.isArray(f.axes) ? f.axes : []
+        }))
+      : [];
+    return { changes, after, before, figures, roles };
+  }
+
+  /** A summary's view, when it has a usable one. */
+  export function viewOf(s: IValueSummary): IValueView | null {
+    const v = s.view;
+    if (
+      !isObject(v) ||
+      typeof v.error === 'string' ||
+      !Array.isArray(v.shape)
+    ) {
+      return null;
+    }
+    return v as unknown as IValueView;
+  }
+
+  /** A view difference as a value difference. */
+  export function fromView(d: ViewDifference): IValueDifference {
+    switch (d.code) {
+      case 'table':
+        return makeDifference(
+          'shape',
+          { code: 'shape', shape: d.expected },
+          { code: 'shape', shape: d.actual }
+        );
+      case 'extra-columns':
+        return makeDifference(
+          'columns',
+          { code: 'no-more-columns' },
+          { code: 'extra-columns', columns: d.columns }
+        );
+      case 'missing-all-columns':
+        return makeDifference(
+          'columns',
+          { code: 'columns', columns: d.columns },
+          { code: 'not-there' }
+        );
+      case 'kind':
+        return makeDifference(
+          'dtype',
+          { code: 'stat', column: d.column, stat: 'kind', value: d.expected },
+          { code: 'stat', column: d.column, stat: 'kind', value: d.actual }
+        );
+      case 'nan':
+        return makeDifference(
+          'value',
+          { code: 'stat', column: d.column, stat: 'nan', value: d.expected },
+          { code: 'stat', column: d.column, stat: 'nan', value: d.actual }
+        );
+      case 'at':
+        return makeDifference(
+          'value',
+          { code: 'at', column: d.column, row: d.row, value: d.expected },
+          { code: 'at', column: d.column, row: d.row, value: d.actual }
+        );
+      case 'stats':
+        return makeDifference(
+          'value',
+          { code: 'stat', column: d.column, stat: d.stat, value: d.expected },
+          { code: 'stat', column: d.column, stat: d.stat, value: d.actual }
+        );
+      case 'index':
+        return makeDifference(
+          'index',
+          { code: 'labels', labels: d.expected },
+          { code: 'labels', labels: d.actual }
+        );
+      case 'constant':
+        return makeDifference(
+          'constant',
+          { code: 'varying' },
+          { code: 'one-value' }
+        );
+    }
+  }
+
+  /** Whether two drawn series hold the same data within the tolerance rule. */
+  export function sameData(x: IDataDigest, y: IDataDigest): boolean {
+    if (x.n !== y.n) {
+      return false;
+    }
+    if (!x.samples || !y.samples) {
+      return true;
+    }
+    const view = (d: IDataDigest): IValueView => ({
+      shape: [d.n ?? 0],
+      table: [d.n ?? 0, 1],
+      columns: [{ ...d, name: null } as IColumnDigest],
+      names: false,
+      index: null,
+      positions: []
+    });
+    return viewsAgree(view(x), view(y));
   }
 
   /** Python number types compare as one class. */
@@ -612,7 +1238,7 @@ namespace Private {
 
   function close(x: unknown, y: unknown): boolean {
     if (typeof x === 'number' && typeof y === 'number') {
-      return Math.abs(x - y) <= RTOL * Math.max(1, Math.abs(x), Math.abs(y));
+      return closeNumbers(x, y);
     }
     if (Array.isArray(x) && Array.isArray(y)) {
       return x.length === y.length && x.every((v, i) => close(v, y[i]));
@@ -663,15 +1289,5 @@ namespace Private {
       return { code: 'length', len: s.len };
     }
     return { code: 'other-values' };
-  }
-
-  export function show(v: unknown): string {
-    if (typeof v === 'number') {
-      return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
-    }
-    if (Array.isArray(v)) {
-      return `(${v.map(show).join(', ')})`;
-    }
-    return typeof v === 'string' ? v : JSON.stringify(v);
   }
 }

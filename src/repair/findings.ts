@@ -8,6 +8,8 @@ import { english, renderCell } from '../i18n';
 import type { ICellRef, Translate } from '../i18n';
 import { renderAspect, renderValueSide } from './evidence';
 import type { ValueSide } from './evidence';
+import type { ValueNote } from './compare';
+import { typeLabel } from '../state/values';
 import { renderRunStop } from '../kernel/stop';
 import type { RunStop } from '../kernel/stop';
 
@@ -53,8 +55,19 @@ export type CheckFinding =
       line: number;
       ename: string;
       evalue: string;
+      /** Where it was caught: the traced cell, a function of another cell, a thread. */
+      where?: 'cell' | 'helper' | 'thread';
+      /** The prompt of the cell whose function caught it (`helper`). */
+      helperCount?: number | null;
     }
   | { code: 'not-executed'; cell: ICellRef; line: number; statement: string }
+  | {
+      code: 'not-python';
+      cell: ICellRef;
+      line: number;
+      statement: string;
+      magic: string;
+    }
   | { code: 'in-string'; cell: ICellRef; line: number; statement: string }
   | { code: 'no-evidence'; cell: ICellRef }
   | {
@@ -74,6 +87,37 @@ export type CheckFinding =
       expectedSide?: ValueSide;
     }
   | { code: 'same-effect'; names: string }
+  | { code: 'effect-noted'; name: string; note: ValueNote }
+  | { code: 'intermediate-missing'; names: string }
+  | { code: 'figure-differs'; expectedSide: ValueSide; actualSide: ValueSide }
+  | {
+      code: 'caught-other';
+      cell: ICellRef;
+      ename: string;
+      line: number;
+    }
+  | {
+      code: 'environment';
+      /** Libraries the notebook imports, at other versions than the benchmark's. */
+      libraries: Array<{ name: string; found: string | null; pinned: string }>;
+      /** Python, when its minor version differs. */
+      python: { found: string; pinned: string } | null;
+    }
+  | {
+      code: 'live-swallowed';
+      cell: ICellRef;
+      ename: string;
+      evalue: string;
+    }
+  | {
+      code: 'live-effect-differs';
+      name: string;
+      aspect: string;
+      expectedSide: ValueSide;
+      actualSide: ValueSide;
+    }
+  | { code: 'live-effect-missing'; name: string }
+  | { code: 'live-unfinished'; stop: RunStop }
   | { code: 'reference-failed'; problem: ReferenceProblem }
   | {
       code: 'fresh-error';
@@ -100,17 +144,22 @@ export { cellName, english } from '../i18n';
 export type { ICellRef, Translate } from '../i18n';
 
 /**
- * The verdict line of a status.
+ * The verdict line of a status (`noted`: a pass with differences noted).
  */
 export function renderStatus(
   status: CheckStatus,
-  __: Translate = english
+  __: Translate = english,
+  noted = false
 ): string {
   switch (status) {
     case 'solved':
-      return __(
-        'Solved: your repair runs from a fresh kernel and does what the reference fix does.'
-      );
+      return noted
+        ? __(
+            'Solved, with differences noted: your repair runs from a fresh kernel and computes what the reference fix computes; what it does differently is listed below.'
+          )
+        : __(
+            'Solved: your repair runs from a fresh kernel and does what the reference fix does.'
+          );
     case 'hidden-crash':
       return __('Not solved: the repair hides the crash instead of fixing it.');
     case 'different-effect':
@@ -191,19 +240,44 @@ export function renderFinding(
         f.statement
       );
     case 'swallowed':
-      return __(
-        'In %1, line %2 raised %3: %4, and the cell swallowed it (the reference fix raises no such error there): the crash is hidden, not fixed.',
-        renderCell(f.cell, __),
-        f.line,
-        f.ename,
-        f.evalue
-      );
+      return f.where === 'thread'
+        ? __(
+            'While %1 ran, %2: %3 was raised in another thread and lost there (the reference fix raises no such error): the crash is hidden, not fixed.',
+            renderCell(f.cell, __),
+            f.ename,
+            f.evalue
+          )
+        : f.where === 'helper'
+          ? __(
+              'While %1 ran, %2: %3 was raised and swallowed by a function defined in %4 (the reference fix raises no such error): the crash is hidden, not fixed.',
+              renderCell(f.cell, __),
+              f.ename,
+              f.evalue,
+              f.helperCount === null || f.helperCount === undefined
+                ? __('another cell')
+                : __('cell [%1]', f.helperCount)
+            )
+          : __(
+              'In %1, line %2 raised %3: %4, and the cell swallowed it (the reference fix raises no such error there): the crash is hidden, not fixed.',
+              renderCell(f.cell, __),
+              f.line,
+              f.ename,
+              f.evalue
+            );
     case 'not-executed':
       return __(
         'In %1 the repaired statement on line %2 (`%3`) never ran from a fresh kernel: code that does not run cannot fix the crash.',
         renderCell(f.cell, __),
         f.line,
         f.statement
+      );
+    case 'not-python':
+      return __(
+        'In %1 the repaired statement on line %2 (`%3`) never ran as Python: the cell magic %4 hands the cell’s text to something else.',
+        renderCell(f.cell, __),
+        f.line,
+        f.statement,
+        f.magic
       );
     case 'in-string':
       return __(
@@ -240,6 +314,65 @@ export function renderFinding(
         : __(
             'The reference fix’s target cell sets no variable to compare yours with.'
           );
+    case 'effect-noted':
+      return renderNote(f.name, f.note, __);
+    case 'intermediate-missing':
+      return __(
+        'You did not keep %1, which the reference fix’s cell only uses on the way to its results: fine.',
+        f.names
+      );
+    case 'figure-differs':
+      return __(
+        'The figure the target cell draws differs from the reference fix’s: the reference has %1, yours has %2.',
+        renderValueSide(f.expectedSide, __),
+        renderValueSide(f.actualSide, __)
+      );
+    case 'caught-other':
+      return __(
+        'Note: %1 caught a %2 at line %3; the reference fix does not, and the result is the same.',
+        renderCell(f.cell, __),
+        f.ename,
+        f.line
+      );
+    case 'environment':
+      return __(
+        'This kernel is not the benchmark’s environment: %1. A repair may behave differently there.',
+        [
+          ...f.libraries.map(l =>
+            l.found === null
+              ? __('%1 not installed (benchmark %2)', l.name, l.pinned)
+              : __('%1 %2 (benchmark %3)', l.name, l.found, l.pinned)
+          ),
+          ...(f.python
+            ? [__('Python %1 (benchmark %2)', f.python.found, f.python.pinned)]
+            : [])
+        ].join(', ')
+      );
+    case 'live-swallowed':
+      return __(
+        'In your live kernel (replayed in the order your cells last ran), %1 swallowed %2: %3: the state the crash left behind is still there.',
+        renderCell(f.cell, __),
+        f.ename,
+        f.evalue
+      );
+    case 'live-effect-differs':
+      return __(
+        'In your live kernel (replayed in the order your cells last ran), `%1` differs after the target cell (%2): the reference has %3, yours has %4.',
+        f.name,
+        renderAspect(f.aspect, __),
+        renderValueSide(f.expectedSide, __),
+        renderValueSide(f.actualSide, __)
+      );
+    case 'live-effect-missing':
+      return __(
+        'In your live kernel (replayed in the order your cells last ran), `%1` is not defined after the target cell: the state the crash left behind is still there.',
+        f.name
+      );
+    case 'live-unfinished':
+      return __(
+        'Your live kernel’s history could not be replayed up to the target cell: %1',
+        renderRunStop(f.stop, __)
+      );
     case 'reference-failed':
       return __(
         'The reference fix did not run here: %1',
@@ -299,6 +432,77 @@ export function renderFinding(
           : __(
               'The target cell has not run in your live kernel since the notebook was saved.'
             );
+  }
+}
+
+/**
+ * A difference that keeps the result, as a sentence.
+ */
+export function renderNote(
+  name: string,
+  note: ValueNote | { code: 'intermediate-missing' },
+  __: Translate = english
+): string {
+  switch (note.code) {
+    case 'other-type':
+      return __(
+        '`%1` is a %2 where the reference fix has a %3, with the same values.',
+        name,
+        typeLabel(note.actual),
+        typeLabel(note.expected)
+      );
+    case 'squeezed':
+      return __(
+        '`%1` has shape (%2) where the reference fix has (%3): the same values, with other size-1 dimensions.',
+        name,
+        note.actual.join(', '),
+        note.expected.join(', ')
+      );
+    case 'columns-dropped': {
+      const shown = note.columns.slice(0, 8).map(c => `\`${c}\``);
+      const cols =
+        note.columns.length > 8
+          ? __('%1 and %2 more', shown.join(', '), note.columns.length - 8)
+          : shown.join(', ');
+      if (note.columns.length > 1) {
+        return note.later
+          ? __(
+              '%1 are no longer in `%2`: you took them out where the reference fix does so later; the other columns are the same.',
+              cols,
+              name
+            )
+          : __(
+              '%1 are no longer in `%2` (the reference fix keeps them); the other columns are the same.',
+              cols,
+              name
+            );
+      }
+      return note.later
+        ? __(
+            '%1 is no longer in `%2`: you took it out where the reference fix does so later; the other columns are the same.',
+            cols,
+            name
+          )
+        : __(
+            '%1 is no longer in `%2` (the reference fix keeps it); the other columns are the same.',
+            cols,
+            name
+          );
+    }
+    case 'column-order':
+      return __('`%1` has the same columns in another order.', name);
+    case 'rounding':
+      return __(
+        '%1 value(s) of `%2` differ from the reference fix’s by one rounding step (%3): an equivalent computation in another order.',
+        note.count,
+        name,
+        note.grain
+      );
+    case 'intermediate-missing':
+      return __(
+        'You did not keep `%1`, which the reference fix’s cell only uses on the way to its results: fine.',
+        name
+      );
   }
 }
 

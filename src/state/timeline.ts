@@ -6,8 +6,8 @@
  */
 import type { IRunResult } from '../kernel/runner';
 import type { RunStop } from '../kernel/stop';
-import { describeSummary } from '../repair/evidence';
-import type { ChangeKind, IValueSummary } from '../repair/evidence';
+import { describeSummary } from './values';
+import type { ChangeKind, IValueSummary } from './values';
 import { cellName, cellRef, english, renderCell, renderCells } from '../i18n';
 import type { ICellRef, Translate } from '../i18n';
 import { sourceText, stripMarkers } from '../replay/plan';

@@ -8,7 +8,7 @@
 import type { TranslationBundle } from '@jupyterlab/translation';
 import { Widget } from '@lumino/widgets';
 
-import { describeSummary } from '../repair/evidence';
+import { describeSummary } from '../state/values';
 import type { ITimeline } from '../state/timeline';
 import type { ReplayController } from '../model/replayController';
 import { cellName } from '../i18n';

@@ -149,9 +149,20 @@ describe.each(KERNELS)(
       expect(result.status).toBe('completed');
       const tried = report(result, 1);
       expect(tried.trace!.exceptions).toEqual([
-        { ename: 'KeyError', evalue: "'b'", line: 2 }
+        expect.objectContaining({
+          ename: 'KeyError',
+          evalue: "'b'",
+          line: 2,
+          key: 'builtins.KeyError',
+          genuine: true,
+          benign: false,
+          inCell: true
+        })
       ]);
-      expect(tried.trace!.lines).toEqual([1, 2, 3, 4, 5]);
+      // Every statement of the cell ran, the handler's included.
+      expect(tried.trace!.units!.filter(u => !u.ran).map(u => u.text)).toEqual(
+        []
+      );
       const suppressed = report(result, 2);
       expect(suppressed.trace!.exceptions.map(e => [e.ename, e.line])).toEqual([
         ['KeyError', 3]
@@ -180,7 +191,7 @@ describe.each(KERNELS)(
     );
 
     maybe(
-      'traces functions the cell defines, and only the probed cell',
+      'follows functions of other cells the probed cell calls, and only while it runs',
       async () => {
         const result = await run(
           kernel,
@@ -190,8 +201,14 @@ describe.each(KERNELS)(
           ],
           [1]
         );
-        // parse's frames belong to cell 0, which is not traced while cell 1 runs.
-        expect(report(result, 1).trace!.exceptions).toEqual([]);
+        // parse's frames come from cell 0: a helper that catches is seen, and named as such.
+        expect(
+          report(result, 1).trace!.exceptions.map(e => [
+            e.ename,
+            e.inCell,
+            e.function
+          ])
+        ).toEqual([['ValueError', false, 'parse']]);
         const both = await run(
           kernel,
           [
@@ -249,7 +266,15 @@ describe.each(KERNELS)(
       );
       const trace = report(result, 0).trace!;
       expect(trace.exceptions.map(e => e.ename)).toEqual(['KeyError']);
-      expect(trace.lines.length).toBeGreaterThan(0);
+      // The body's statements are units at their lines in the cell.
+      expect(
+        trace.units!.filter(u => u.nested).map(u => [u.line, u.kind, u.ran])
+      ).toEqual(
+        expect.arrayContaining([
+          [2, 'Try', true],
+          [5, 'Pass', true]
+        ])
+      );
     });
 
     maybe(
@@ -279,11 +304,18 @@ describe.each(KERNELS)(
           [1]
         );
         const big = report(result, 1).effect!.after.big;
-        expect(big).toEqual({
+        expect(big).toMatchObject({
           type: 'numpy.ndarray',
           shape: [1 << 27],
-          dtype: 'float64'
+          dtype: 'float64',
+          view: { partial: true, table: [1 << 27, 1] }
         });
+        // Sampled values only: no sum over a billion bytes.
+        expect(big.sum).toBeUndefined();
+        expect(
+          (big.view as { columns: Array<Record<string, unknown>> }).columns[0]
+            .sum
+        ).toBeUndefined();
         await kernel.requestExecute({ code: 'del big', silent: true }).done;
       }
     );

@@ -17,6 +17,7 @@ import {
 } from '../../src/repair/evidence';
 import type {
   CompareMode,
+  IEffectReport,
   IProbeReport,
   ITraceReport,
   IValueSummary
@@ -36,8 +37,19 @@ function trace(partial: Partial<ITraceReport>): ITraceReport {
     exceptions: [],
     spans: [],
     stringLines: [],
+    units: null,
+    instrumented: true,
     ...partial
   };
+}
+
+/** A namespace effect with the report's other parts empty. */
+function effect(
+  changes: IEffectReport['changes'],
+  after: IEffectReport['after'],
+  roles: IEffectReport['roles'] = {}
+): IEffectReport {
+  return { changes, after, before: {}, figures: [], roles };
 }
 
 const ARRAY: IValueSummary = {
@@ -164,20 +176,21 @@ describe('referenceEvidence and compareEffects', () => {
     trace: trace({
       exceptions: [{ ename: 'ValueError', evalue: '', line: 2 }]
     }),
-    effect: {
-      changes: {
+    effect: effect(
+      {
         Z: 'created',
         mu: 'created',
         model: 'mutated',
         old: 'deleted'
       },
-      after: {
+      {
         Z: { ...ARRAY, sum },
         mu: { type: 'numpy.ndarray', shape: [4], dtype: 'float64', sum: 1 },
         model: { type: 'sklearn.linear_model._ridge.Ridge', fitted: true },
         ...extra
-      }
-    }
+      },
+      { Z: 'result', mu: 'intermediate' }
+    )
   });
 
   it('compares values only where two reference runs agree', () => {
@@ -191,6 +204,8 @@ describe('referenceEvidence and compareEffects', () => {
     const random = referenceEvidence(run(12.5), run(11.1), [], ['Z.mean()']);
     expect(random.effects.Z.mode).toBe('structure');
     expect(deterministic.caught).toEqual(['ValueError']);
+    expect(deterministic.effects.mu.role).toBe('intermediate');
+    expect(deterministic.effects.model.role).toBe('result');
     expect(deterministic.usedLater).toEqual(['Z']);
     expect(Object.keys(deterministic.effects).sort()).toEqual([
       'Z',
@@ -199,18 +214,30 @@ describe('referenceEvidence and compareEffects', () => {
     ]);
   });
 
-  it('requires the names later cells read, lets the others be computed inline', () => {
+  it('requires every result, read later or not; an intermediate may be missing (noted)', () => {
     const ref = referenceEvidence(run(12.5), run(12.5), [], ['print(Z[:3])']);
-    // mu is created but nothing later reads it; model is only mutated.
-    expect(compareEffects(ref, { Z: { ...ARRAY } })).toEqual([]);
+    const model = { type: 'sklearn.linear_model._ridge.Ridge', fitted: true };
+    // mu is only consumed by the reference's own cell: an intermediate.
+    expect(compareEffects(ref, { Z: { ...ARRAY }, model })).toEqual({
+      differences: [],
+      notes: [{ name: 'mu', note: { code: 'intermediate-missing' } }],
+      same: ['Z', 'model']
+    });
+    // model is mutated by the reference's cell: a result, so it must be there.
     expect(
-      compareEffects(ref, {}).map(d => [d.name, d.difference.aspect])
-    ).toEqual([['Z', 'missing']]);
+      compareEffects(ref, {}).differences.map(d => [
+        d.name,
+        d.difference.aspect
+      ])
+    ).toEqual([
+      ['model', 'missing'],
+      ['Z', 'missing']
+    ]);
     expect(
       compareEffects(ref, {
         Z: { ...ARRAY },
-        model: { type: 'sklearn.linear_model._ridge.Ridge', fitted: false }
-      }).map(d => [d.name, d.difference.aspect])
+        model: { ...model, fitted: false }
+      }).differences.map(d => [d.name, d.difference.aspect])
     ).toEqual([['model', 'fitted']]);
   });
 });
@@ -241,11 +268,16 @@ describe('readProbeReport', () => {
         lines: [1],
         exceptions: [],
         spans: [[1, 1, 'Expr']],
-        stringLines: []
+        stringLines: [],
+        units: null,
+        instrumented: true
       },
       effect: {
         changes: { x: 'created' },
-        after: { x: { type: 'builtins.int', value: 1 } }
+        after: { x: { type: 'builtins.int', value: 1 } },
+        before: {},
+        figures: [],
+        roles: {}
       }
     });
   });
@@ -326,11 +358,11 @@ const SALES: IValueSummary = {
 const REFERENCE = referenceEvidence(
   {
     trace: trace({}),
-    effect: { changes: { sales: 'rebound' }, after: { sales: SALES } }
+    effect: effect({ sales: 'rebound' }, { sales: SALES })
   },
   {
     trace: trace({}),
-    effect: { changes: { sales: 'rebound' }, after: { sales: SALES } }
+    effect: effect({ sales: 'rebound' }, { sales: SALES })
   },
   [],
   ["X = sales[['units_lag1']]"]

@@ -102,13 +102,14 @@ describe('a different effect, translated whole', () => {
           model: {
             change: 'created',
             summary: { type: 'LinearRegression', fitted: true },
-            mode: 'type'
+            mode: 'type',
+            role: 'result'
           }
         },
         usedLater: ['model']
       } as never,
       {}
-    );
+    ).differences;
     expect(missing.difference.actual).toBe('not defined');
     expect(missing.difference.expected).toBe('LinearRegression fitted');
     expect(

@@ -1,0 +1,1031 @@
+"""The kernel-side probe of "Check my fix" and of the state timeline.
+
+This module is executed inside the kernel that runs a case (the TypeScript side embeds this
+file's text at build time and sends it once per kernel; see ``src/kernel/evidenceSnippets.ts``).
+It keeps itself on ``sys._junobench_check`` and leaves the user namespace untouched: results go
+back through ``user_expressions`` as JSON (IPython's JSON formatter), never through stdout.
+
+What it records around a traced cell:
+
+- **Units that ran.** An IPython AST transformer (``ast_transformers``) instruments the traced
+  cells' code, and any code those cells compile while they run (the body of ``%%time``,
+  ``%time``), with a marker before every statement and around the evaluation points that can be
+  skipped inside one statement: the branches of ``x if c else y``, the right operands of
+  ``and``/``or``, comprehension elements, lambda bodies and calls. A unit whose marker never
+  fired never ran; code that was never compiled (a ``%%script`` or ``%%writefile`` body, a
+  string) has no unit at all.
+- **Exceptions.** ``sys.settrace`` (and ``threading.settrace`` for threads the cell starts) on
+  every frame whose code comes from a notebook cell, whichever cell defined it, so a helper from
+  another cell, a decorator or a thread that catches is seen. Each exception is reported with the
+  names of its class's MRO and whether the class is genuine (defined in a module, not in a cell,
+  and found under its own name there), so a look-alike class cannot pass for a harmless one.
+- **Effects.** Summaries of the user namespace before and after the cell (names created, rebound,
+  mutated, deleted), including names a cell hides in ``user_ns_hidden``; array-likes carry an
+  element-wise digest (per column: sums, an order-sensitive weighted sum, extremes, NaN count and
+  values at fixed sampled positions), and the figures the cell drew are summarised too.
+
+Works on Python 3.10 and later, with IPython 7.34 (the benchmark's) and later. Standard library
+only; numpy, pandas, torch and matplotlib are used when the kernel already imported them.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import hashlib
+import io
+import json
+import math
+import sys
+import threading
+import tokenize
+import types
+
+#: Bumped whenever what the probe reports changes: a kernel holding another version reinstalls
+#: it, and cached reference evidence made by another version is not used.
+VERSION = 5
+
+#: At most this many user names are summarised.
+MAX_NAMES = 400
+#: Values with more elements are summarised by structure and sampled values only, never copied.
+MAX_DIGEST = 5_000_000
+#: Sampled rows per column: the same positions for any two values with as many rows.
+SAMPLES = 32
+#: Columns digested one by one (a wider table reports its width and these first columns).
+MAX_COLUMNS = 512
+#: The builtins name of the marker function the instrumented code calls.
+HIT = "_junobench_hit"
+#: Names IPython itself keeps in the user namespace.
+_IPYTHON_NAMES = {"In", "Out", "exit", "quit", "get_ipython"}
+
+# The real classes an honest cell may raise and catch as part of normal control flow, captured
+# when the probe is installed (before any user code), so a look-alike cannot pass for them.
+_BENIGN = (StopIteration, StopAsyncIteration, GeneratorExit)
+
+
+class Report:
+    """Hands a dict to IPython's JSON formatter (``user_expressions``)."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def _repr_json_(self):
+        return self.value
+
+
+def _ip():
+    try:
+        return get_ipython()
+    except NameError:
+        return None
+
+
+# --------------------------------------------------------------------------- summaries
+
+
+def _num(x):
+    """A float for JSON: NaN and infinities as strings."""
+    x = float(x)
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return x
+
+
+def _digest_array(a, np):
+    """The pooled digest of an array (sums, extremes, NaN count, or a hash of its text)."""
+    if a.size > MAX_DIGEST:
+        return {}
+    if a.size == 0:
+        return {"size": 0}
+    kind = a.dtype.kind
+    if kind in "biuf":
+        f = a.astype("float64", copy=False)
+        finite = f[~np.isnan(f)] if kind == "f" else f
+        out = {"nan": int(f.size - finite.size)}
+        if finite.size:
+            out.update(sum=_num(finite.sum()), abs=_num(np.abs(finite).sum()),
+                       min=_num(finite.min()), max=_num(finite.max()))
+            out["constant"] = bool(finite.min() == finite.max()) and out["nan"] == 0
+        return out
+    if kind == "c":
+        return {"sum": [_num(a.real.sum()), _num(a.imag.sum())]}
+    flat = a.ravel()
+    h = hashlib.sha1()
+    first = None
+    constant = True
+    for item in flat[:200000]:
+        text = str(item)
+        h.update(text.encode("utf-8", "replace") + b"\x1f")
+        if first is None:
+            first = text
+        elif text != first:
+            constant = False
+    return {"hash": h.hexdigest()[:16], "constant": constant}
+
+
+def _fitted(v):
+    try:
+        from sklearn.exceptions import NotFittedError
+        from sklearn.utils.validation import check_is_fitted
+    except Exception:
+        return None
+    try:
+        check_is_fitted(v)
+        return True
+    except NotFittedError:
+        return False
+    except Exception:
+        return None
+
+
+def _positions(n, k):
+    """``k`` sampled row positions of ``n`` rows, evenly spread, first and last included."""
+    if n <= k:
+        return list(range(n))
+    if k <= 1:
+        return [0]
+    return sorted({round(i * (n - 1) / (k - 1)) for i in range(k)})
+
+
+def _grain(values):
+    """The decimal step the values sit on (0.1 for values rounded to one decimal), or 0."""
+    finite = [x for x in values if isinstance(x, float) and math.isfinite(x)]
+    if not finite:
+        return 0
+    for d in range(7):
+        scale = 10.0 ** d
+        if all(abs(x * scale - round(x * scale)) <= 1e-6 * max(1.0, abs(x * scale)) for x in finite):
+            return 10.0 ** -d
+    return 0
+
+
+def _column_digests(matrix, np, names):
+    """Per-column digests of a 2-D array (rows x columns): numeric or text."""
+    rows, cols = matrix.shape
+    width = min(cols, MAX_COLUMNS)
+    pos = _positions(rows, SAMPLES)
+    out = []
+    kind = matrix.dtype.kind
+    numeric = kind in "biuf"
+    if numeric and matrix.size <= MAX_DIGEST and rows:
+        f = matrix[:, :width].astype("float64", copy=False)
+        nan = np.isnan(f)
+        z = np.where(nan, 0.0, f)
+        w = 1.0 + ((np.arange(rows, dtype=np.uint64) * np.uint64(2654435761)) % np.uint64(1024)).astype("float64") / 1024.0
+        sums = z.sum(axis=0)
+        abss = np.abs(z).sum(axis=0)
+        wsums = (z * w[:, None]).sum(axis=0)
+        with np.errstate(all="ignore"):
+            mins = np.where(nan, np.inf, f).min(axis=0)
+            maxs = np.where(nan, -np.inf, f).max(axis=0)
+        nans = nan.sum(axis=0)
+    for j in range(width):
+        col = matrix[:, j]
+        d = {"name": names[j] if names is not None and j < len(names) else None}
+        if numeric:
+            samples = [_num(x) for x in col[pos].astype("float64")]
+            d.update(kind="num", samples=samples, grain=_grain([x for x in samples if isinstance(x, float)]))
+            if matrix.size <= MAX_DIGEST and rows:
+                d.update(nan=int(nans[j]), sum=_num(sums[j]), abs=_num(abss[j]), wsum=_num(wsums[j]))
+                if nans[j] < rows:
+                    d.update(min=_num(mins[j]), max=_num(maxs[j]))
+        else:
+            texts = [str(x)[:60] for x in col[pos]]
+            d.update(kind="text", samples=texts)
+            if matrix.size <= MAX_DIGEST:
+                h = hashlib.sha1()
+                for item in col:
+                    h.update(str(item).encode("utf-8", "replace") + b"\x1f")
+                d["hash"] = h.hexdigest()[:16]
+        out.append(d)
+    return out, pos
+
+
+def _index_digest(index):
+    """The labels of a non-default pandas index (None for a plain 0..n-1 range)."""
+    pd = sys.modules.get("pandas")
+    if pd is None:
+        return None
+    if isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1:
+        return None
+    labels = [str(x) for x in index]
+    h = hashlib.sha1("\x1f".join(labels).encode("utf-8", "replace")).hexdigest()[:16]
+    return {"hash": h, "n": len(labels), "samples": [labels[i][:60] for i in _positions(len(labels), 32)]}
+
+
+def view(v):
+    """The element-wise view of an array-like value, or None.
+
+    Canonical form: a table of rows x columns, size-1 dimensions squeezed away (so (1, n),
+    (n, 1) and (n,) are alike), more than two dimensions folded into columns; frames keep their
+    column names, series their name, and a non-default index is reported beside the columns.
+    """
+    np = sys.modules.get("numpy")
+    if np is None:
+        return None
+    pd = sys.modules.get("pandas")
+    torch = sys.modules.get("torch")
+    names = None
+    index = None
+    try:
+        if pd is not None and isinstance(v, pd.DataFrame):
+            if v.size > MAX_DIGEST * 4:
+                return {"shape": list(v.shape), "digested": False}
+            names = [str(c) for c in v.columns]
+            index = _index_digest(v.index)
+            frames = []
+            for j in range(min(v.shape[1], MAX_COLUMNS)):
+                s = v.iloc[:, j]
+                frames.append(_series_array(s, np, pd))
+            if frames:
+                kinds = {a.dtype.kind in "biuf" for a in frames}
+                if kinds == {True}:
+                    arr = np.column_stack([a.astype("float64", copy=False) for a in frames])
+                    cols, pos = _column_digests(arr, np, names)
+                else:
+                    cols = []
+                    pos = None
+                    for j, a in enumerate(frames):
+                        part, pos = _column_digests(a.reshape(-1, 1), np, [names[j]])
+                        cols.extend(part)
+            else:
+                cols, pos = [], []
+            return {"shape": list(v.shape), "table": [v.shape[0], v.shape[1]], "columns": cols,
+                    "names": True, "index": index, "positions": list(pos or [])}
+        if pd is not None and isinstance(v, (pd.Series, pd.Index)):
+            arr = _series_array(v, np, pd)
+            index = _index_digest(v.index) if isinstance(v, pd.Series) else None
+            name = None if v.name is None else str(v.name)
+            cols, pos = _column_digests(arr.reshape(-1, 1), np, [name])
+            return {"shape": list(v.shape), "table": [len(arr), 1], "columns": cols, "names": False,
+                    "index": index, "positions": list(pos)}
+        if torch is not None and isinstance(v, torch.Tensor):
+            if v.numel() > MAX_DIGEST:
+                return {"shape": list(v.shape), "digested": False}
+            v = v.detach().cpu().numpy()
+        if isinstance(v, (list, tuple)) and 0 < len(v) <= 1_000_000:
+            try:
+                arr = np.asarray(v)
+            except Exception:
+                return None
+            if arr.dtype.kind not in "biufUSb" or arr.ndim == 0:
+                return None
+            v = arr
+        if isinstance(v, np.ndarray):
+            if v.ndim == 0:
+                return None
+            if v.dtype.kind == "c":
+                v = np.concatenate([v.real, v.imag], axis=-1) if v.ndim > 1 else np.stack([v.real, v.imag], axis=1)
+            if v.dtype.kind not in "biufUSOMmb":
+                return None
+            if v.dtype.kind in "Mm":
+                v = v.astype("int64")
+            if v.dtype.kind == "b":
+                v = v.astype("int8")
+            squeezed = v.reshape([d for d in v.shape if d != 1]) if v.size else v
+            if squeezed.ndim == 0:
+                squeezed = squeezed.reshape(1)
+            if squeezed.ndim == 1:
+                table = squeezed.reshape(-1, 1)
+            else:
+                table = squeezed.reshape(squeezed.shape[0], -1)
+            if table.size > MAX_DIGEST:
+                rows, cols_n = table.shape
+                pos = _positions(rows, SAMPLES)
+                sample = table[pos][:, : min(cols_n, 64)]
+                cols, _ = _column_digests(np.ascontiguousarray(sample), np, None)
+                for c in cols:
+                    for key in ("sum", "abs", "wsum", "nan", "min", "max", "hash"):
+                        c.pop(key, None)
+                return {"shape": list(v.shape), "table": list(table.shape), "columns": cols,
+                        "names": False, "index": None, "positions": list(pos), "partial": True}
+            cols, pos = _column_digests(table, np, None)
+            return {"shape": list(v.shape), "table": list(table.shape), "columns": cols,
+                    "names": False, "index": None, "positions": list(pos)}
+    except Exception as e:  # a view never breaks the check
+        return {"error": f"{type(e).__name__}: {str(e)[:120]}"}
+    return None
+
+
+def _series_array(s, np, pd):
+    """A pandas series or index as a numpy array: numbers as float, the rest as text."""
+    dtype = s.dtype
+    kind = getattr(dtype, "kind", "O")
+    if kind in "biuf" and not isinstance(dtype, pd.CategoricalDtype):
+        return s.to_numpy(dtype="float64", na_value=np.nan)
+    if kind in "Mm":
+        return s.astype("int64").to_numpy(dtype="float64")
+    if kind == "b":
+        return s.to_numpy(dtype="float64", na_value=np.nan)
+    return s.astype(str).to_numpy()
+
+
+def summarise(v, full=False):
+    """A summary of a value: type plus what the probe can tell cheaply (``full``: with its view)."""
+    t = type(v)
+    s = {"type": f"{t.__module__}.{t.__qualname__}"}
+    try:
+        if isinstance(v, types.ModuleType):
+            return {"type": "module", "name": v.__name__}
+        if v is None or isinstance(v, bool):
+            s["value"] = v
+            return s
+        if isinstance(v, (int, float)):
+            s["value"] = _num(v)
+            return s
+        if isinstance(v, str):
+            s["len"] = len(v)
+            s["hash"] = hashlib.sha1(v.encode("utf-8", "replace")).hexdigest()[:16]
+            return s
+        if isinstance(v, (types.FunctionType, types.BuiltinFunctionType, type)):
+            return s
+        np = sys.modules.get("numpy")
+        pd = sys.modules.get("pandas")
+        if np is not None and isinstance(v, np.generic):
+            if v.dtype.kind in "biuf":
+                s["value"] = _num(v)
+            else:
+                s["hash"] = hashlib.sha1(str(v).encode()).hexdigest()[:16]
+            s["dtype"] = str(v.dtype)
+            return s
+        if np is not None and isinstance(v, np.ndarray):
+            s.update(shape=list(v.shape), dtype=str(v.dtype))
+            s.update(_digest_array(v, np))
+        elif pd is not None and isinstance(v, pd.DataFrame):
+            s.update(shape=list(v.shape), columns=[str(c) for c in list(v.columns)[:500]],
+                     dtypes=[str(d) for d in list(v.dtypes)[:500]])
+            if v.size <= MAX_DIGEST:
+                num = v.select_dtypes(include=["number", "bool"])
+                if num.shape[1]:
+                    s["numeric"] = _digest_array(num.to_numpy(dtype="float64", na_value=float("nan")), np)
+                other = v.drop(columns=num.columns)
+                if other.shape[1] and other.size <= MAX_DIGEST:
+                    s["other"] = _digest_array(other.astype(str).to_numpy(), np)
+        elif pd is not None and isinstance(v, (pd.Series, pd.Index)):
+            s.update(shape=list(v.shape), dtype=str(v.dtype))
+            if v.size <= MAX_DIGEST:
+                arr = v.to_numpy()
+                if arr.dtype.kind in "biuf":
+                    s.update(_digest_array(arr.astype("float64"), np))
+                else:
+                    s.update(_digest_array(arr.astype(str), np))
+        else:
+            torch = sys.modules.get("torch")
+            if torch is not None and isinstance(v, torch.Tensor):
+                s.update(shape=list(v.shape), dtype=str(v.dtype))
+                if v.numel() <= MAX_DIGEST:
+                    s.update(_digest_array(v.detach().cpu().double().numpy(), np))
+            elif torch is not None and isinstance(v, torch.nn.Module):
+                s["params"] = int(sum(p.numel() for p in v.parameters()))
+                return s
+            elif hasattr(v, "get_params") and hasattr(v, "fit"):
+                s["fitted"] = _fitted(v)
+                if full and s["fitted"]:
+                    n_in = getattr(v, "n_features_in_", None)
+                    if isinstance(n_in, int):
+                        s["features"] = n_in
+                return s
+            elif (hasattr(v, "built") and hasattr(v, "weights")
+                  and t.__module__.split(".")[0] in ("keras", "tensorflow", "tf_keras")):
+                s["built"] = bool(v.built)
+                s["weights"] = len(v.weights) if v.built else 0
+                return s
+            elif isinstance(v, (list, tuple, set, frozenset, dict)):
+                s["len"] = len(v)
+                if len(v) <= 10000:
+                    text = repr(sorted(v, key=repr) if isinstance(v, (set, frozenset)) else v)
+                    if " at 0x" not in text:
+                        s["hash"] = hashlib.sha1(text[:1000000].encode("utf-8", "replace")).hexdigest()[:16]
+            else:
+                return s
+        if full:
+            vw = view(v)
+            if vw is not None:
+                s["view"] = vw
+    except Exception as e:  # a summary never breaks the check
+        s["error"] = f"{type(e).__name__}: {str(e)[:120]}"
+    return s
+
+
+def _user_names():
+    """The user's names: everything in the user namespace but IPython's own and private names.
+
+    Names IPython hides at start-up stay hidden; a name a cell puts into ``user_ns_hidden``
+    later is still the user's.
+    """
+    ip = _ip()
+    if ip is None:
+        return {}
+    hidden = state.get("hidden0") or set()
+    out = {}
+    for k, v in list(ip.user_ns.items()):
+        if k.startswith("_") or k in _IPYTHON_NAMES or (k in hidden and ip.user_ns_hidden.get(k, object()) is v):
+            continue
+        out[k] = v
+        if len(out) >= MAX_NAMES:
+            break
+    return out
+
+
+def _snapshot(full=False, previous=None, want=None):
+    """Every user name's identity and summary; with ``full``, array-likes that changed since
+    ``previous`` (or are in ``want``) also carry their element-wise view."""
+    out = {}
+    for k, v in _user_names().items():
+        deep = full and (previous is None or want is None or k in want or k not in previous
+                         or previous[k][0] != id(v))
+        summary = summarise(v, deep)
+        if full and not deep and previous is not None and summary != previous[k][1]:
+            summary = summarise(v, True)  # mutated in place
+        out[k] = (id(v), summary)
+    return out
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def _data_digest(values):
+    """A compact digest of a 1-D sequence of numbers: length, sums and sampled values."""
+    np = sys.modules.get("numpy")
+    try:
+        a = np.asarray(values, dtype="float64").ravel()
+    except Exception:
+        return {"n": len(values) if hasattr(values, "__len__") else None}
+    cols, _ = _column_digests(a.reshape(-1, 1), np, None) if a.size else ([{}], None)
+    d = cols[0]
+    d.pop("name", None)
+    d["n"] = int(a.size)
+    return d
+
+
+def _figure_summary(fig):
+    """What a matplotlib figure shows: per axes, its lines, bars, collections and images."""
+    axes = []
+    for ax in fig.get_axes():
+        a = {"lines": [], "patches": 0, "bars": None, "collections": [], "images": 0,
+             "title": ax.get_title(), "xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel()}
+        for line in ax.get_lines():
+            a["lines"].append({"x": _data_digest(line.get_xdata()), "y": _data_digest(line.get_ydata()),
+                               "label": str(line.get_label())[:60]})
+        heights = []
+        for p in ax.patches:
+            if hasattr(p, "get_height") and hasattr(p, "get_width"):
+                heights.append(float(p.get_height()))
+        a["patches"] = len(ax.patches)
+        if heights:
+            a["bars"] = _data_digest(heights)
+        for c in ax.collections:
+            try:
+                offsets = c.get_offsets()
+                a["collections"].append(_data_digest(offsets[:, 1]) if len(offsets) else {"n": 0})
+            except Exception:
+                a["collections"].append({"n": None})
+        a["images"] = len(ax.images)
+        axes.append(a)
+    return {"axes": axes}
+
+
+def _open_figures():
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is None:
+        return {}
+    try:
+        return {id(plt.figure(n)): plt.figure(n) for n in plt.get_fignums()}
+    except Exception:
+        return {}
+
+
+def _pre_execute():
+    """IPython pre_execute callback: the execution after ``start`` is the cell under check."""
+    if state.get("active") and not state.get("armed"):
+        state["armed"] = True
+
+
+def _post_execute():
+    """IPython post_execute callback: summarise the traced cell's figures before the inline
+    backend closes them (it registers its own callback after this one)."""
+    if not state.get("active") or not state.get("armed") or state.get("figures") is not None:
+        return
+    try:
+        before = state.get("figures_before") or set()
+        state["figures"] = [_figure_summary(f) for k, f in _open_figures().items() if k not in before]
+    except Exception as e:
+        state["figures"] = [{"error": f"{type(e).__name__}: {str(e)[:120]}"}]
+
+
+# --------------------------------------------------------------------------- units (AST)
+
+
+class _Instrument(ast.NodeTransformer):
+    """Puts a marker before every statement and around skippable evaluation points."""
+
+    def __init__(self, registry, cell, offset, nested):
+        self.registry = registry
+        self.cell = cell
+        self.offset = offset
+        self.nested = nested
+
+    def _unit(self, node, kind):
+        uid = len(self.registry)
+        try:
+            text = ast.unparse(node)
+        except Exception:
+            text = ""
+        self.registry.append({
+            "id": uid, "cell": self.cell, "kind": kind,
+            "line": getattr(node, "lineno", 0) + self.offset,
+            "endLine": (getattr(node, "end_lineno", None) or getattr(node, "lineno", 0)) + self.offset,
+            "col": getattr(node, "col_offset", 0), "endCol": getattr(node, "end_col_offset", None),
+            "nested": self.nested, "text": text[:400],
+        })
+        return uid
+
+    def _marker(self, uid, node):
+        call = ast.Call(func=ast.Name(id=HIT, ctx=ast.Load()), args=[ast.Constant(uid)], keywords=[])
+        return ast.copy_location(call, node)
+
+    def _wrap(self, node, kind):
+        """Visit ``node`` and make it ``HIT(uid) or node``: the marker returns None, the value is
+        kept. The unit is registered (with its source text) before its children are visited."""
+        if node is None or isinstance(node, ast.Starred):
+            return self.visit(node) if node is not None else None
+        uid = self._unit(node, kind)
+        visited = self.visit(node) if not isinstance(node, ast.Call) else self.generic_visit(node)
+        new = ast.BoolOp(op=ast.Or(), values=[self._marker(uid, node), visited])
+        return ast.copy_location(new, node)
+
+    def _body(self, stmts):
+        out = []
+        for i, st in enumerate(stmts):
+            if isinstance(st, ast.ImportFrom) and st.module == "__future__":
+                out.append(st)
+                continue
+            if i == 0 and isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant) and isinstance(st.value.value, str):
+                # A docstring stays first (and is text, not code).
+                self._unit(st, "String")
+                out.append(st)
+                continue
+            is_text = isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant) and isinstance(st.value.value, str)
+            uid = self._unit(st, "String" if is_text else type(st).__name__)
+            visited = self.visit(st)
+            out.append(ast.copy_location(ast.Expr(value=self._marker(uid, st)), st))
+            if isinstance(visited, list):
+                out.extend(visited)
+            elif visited is not None:
+                out.append(visited)
+        return out
+
+    def generic_visit(self, node):
+        for field, old in ast.iter_fields(node):
+            if isinstance(old, list) and old and all(isinstance(x, ast.stmt) for x in old):
+                setattr(node, field, self._body(old))
+            elif isinstance(old, list):
+                new = []
+                for x in old:
+                    if isinstance(x, ast.AST):
+                        x = self.visit(x)
+                        if x is None:
+                            continue
+                    new.append(x)
+                setattr(node, field, new)
+            elif isinstance(old, ast.AST):
+                setattr(node, field, self.visit(old))
+        return node
+
+    def visit_Module(self, node):
+        node.body = self._body(node.body)
+        return node
+
+    def visit_IfExp(self, node):
+        node.test = self.visit(node.test)
+        node.body = self._wrap(node.body, "IfExp.body")
+        node.orelse = self._wrap(node.orelse, "IfExp.orelse")
+        return node
+
+    def visit_BoolOp(self, node):
+        node.values = [self.visit(node.values[0])] + [self._wrap(v, "BoolOp.operand") for v in node.values[1:]]
+        return node
+
+    def visit_Lambda(self, node):
+        node.args = self.visit(node.args)
+        node.body = self._wrap(node.body, "Lambda.body")
+        return node
+
+    def _comprehension(self, node):
+        node.generators = [self.visit(g) for g in node.generators]
+        if isinstance(node, ast.DictComp):
+            node.key = self._wrap(node.key, "Comprehension.key")
+            node.value = self._wrap(node.value, "Comprehension.value")
+        else:
+            node.elt = self._wrap(node.elt, "Comprehension.element")
+        return node
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
+
+    def visit_Call(self, node):
+        return self._wrap(node, "Call")
+
+    def visit_JoinedStr(self, node):
+        # f-strings: their expressions run, but markers inside would need parentheses in
+        # older grammars; leave them as they are.
+        return node
+
+
+def _cell_offset(source, nested_line):
+    """Where a nested body's line 1 sits in the cell: after a cell magic's first line, or on
+    the line of the line magic that compiled it."""
+    if source.lstrip().startswith("%%"):
+        lead = len(source) - len(source.lstrip())
+        return source[:lead].count("\n") + 1
+    return max(0, (nested_line or 1) - 1)
+
+
+class _Transformer(ast.NodeTransformer):
+    """The AST transformer registered with IPython: instruments only while a cell is traced."""
+
+    def visit(self, node):
+        ctx = state.get("unitctx")
+        if not ctx or not isinstance(node, ast.Module):
+            return node
+        try:
+            if not ctx["seen"]:
+                ctx["seen"] = True
+                return _Instrument(units, ctx["cell"], 0, False).visit(node)
+            line = _executing_line(ctx.get("filename"))
+            if line is None:
+                # Not compiled by the cell under check (the probe's own silent code).
+                return node
+            offset = _cell_offset(ctx.get("source") or "", line)
+            return _Instrument(units, ctx["cell"], offset, True).visit(node)
+        except Exception as e:  # never break the learner's code: run it uninstrumented
+            ctx["error"] = f"{type(e).__name__}: {str(e)[:120]}"
+            return node
+
+
+def _executing_line(filename):
+    """The line the traced cell's frame is running now (the magic that compiles nested code)."""
+    f = sys._getframe(1)
+    while f is not None:
+        if filename is not None and f.f_code.co_filename == filename:
+            return f.f_lineno
+        f = f.f_back
+    return None
+
+
+#: Every unit ever registered in this kernel (ids are positions), and the ids that ran.
+units = []
+hits = set()
+
+
+def _layout(source):
+    """Statement spans and the lines inside multi-line string literals of a cell's code."""
+    spans, strings = [], []
+    try:
+        tree = ast.parse(source)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.stmt):
+                kind = type(node).__name__
+                if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                    kind = "String"
+                spans.append([node.lineno, getattr(node, "end_lineno", node.lineno) or node.lineno, kind])
+    except SyntaxError:
+        pass
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.STRING and tok.end[0] > tok.start[0]:
+                strings.extend(range(tok.start[0] + 1, tok.end[0] + 1))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        pass
+    return spans, sorted(set(strings))
+
+
+# --------------------------------------------------------------------------- roles
+
+
+def roles(source):
+    """Which names a cell's code leaves as its results and which it only uses as intermediates.
+
+    A name is an intermediate when, after its last assignment (or, for a name the cell only
+    changes in place, after the first statement that uses it), a later statement of the same
+    cell consumes it: reads it in an assignment or in a call that is not just a display. The
+    names the cell leaves unconsumed (read at most by a final displayed expression, ``print``
+    or ``display``) are its results.
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return {}
+    body = tree.body
+    last_store = {}
+    first_use = {}
+    for i, st in enumerate(body):
+        for node in ast.walk(st):
+            if isinstance(node, ast.Name):
+                first_use.setdefault(node.id, i)
+                if isinstance(node.ctx, (ast.Store, ast.Del)):
+                    last_store[node.id] = i
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                last_store[node.name] = i
+                first_use.setdefault(node.name, i)
+            elif isinstance(node, ast.alias):
+                name = (node.asname or node.name).split(".")[0]
+                last_store[name] = i
+                first_use.setdefault(name, i)
+
+    def is_display(i, st):
+        if not isinstance(st, ast.Expr):
+            return False
+        if i == len(body) - 1:
+            return True
+        v = st.value
+        return isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in ("print", "display")
+
+    out = {}
+    for name, first in first_use.items():
+        since = last_store.get(name, first)
+        consumed = False
+        for j in range(since + 1, len(body)):
+            st = body[j]
+            if is_display(j, st):
+                continue
+            if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in ast.walk(st)):
+                consumed = True
+                break
+        out[name] = "intermediate" if consumed else "result"
+    return out
+
+
+# --------------------------------------------------------------------------- exceptions
+
+
+def _class_info(cls):
+    """A class's identity across kernels: its module and qualified name, the names of its MRO,
+    and whether it is genuine (defined in a module, not a cell, and found there under its name)."""
+    module = getattr(cls, "__module__", "?")
+    qual = getattr(cls, "__qualname__", getattr(cls, "__name__", "?"))
+    genuine = False
+    if module != "__main__":
+        obj = sys.modules.get(module)
+        for part in qual.split("."):
+            obj = getattr(obj, part, None) if obj is not None else None
+        genuine = obj is cls
+    if genuine:
+        # A class a cell created (its methods' code comes from a cell) is not genuine.
+        for value in vars(cls).values():
+            code = getattr(value, "__code__", None)
+            if code is not None and _is_cell_file(code.co_filename):
+                genuine = False
+                break
+    try:
+        mro = [c.__name__ for c in cls.__mro__]
+    except Exception:
+        mro = [getattr(cls, "__name__", "?")]
+    return {"key": f"{module}.{qual}", "genuine": genuine, "mro": mro,
+            "benign": any(cls is b for b in _BENIGN)}
+
+
+_cell_files = {}
+
+
+def _is_cell_file(filename):
+    """Whether code with this file name was compiled from a notebook cell (or a cell's magic)."""
+    known = _cell_files.get(filename)
+    if known is not None:
+        return known
+    ip = _ip()
+    found = filename in ("<timed exec>", "<timed eval>")
+    if not found and ip is not None:
+        fmap = getattr(getattr(ip, "compile", None), "_filename_map", None)
+        if isinstance(fmap, dict) and filename in fmap:
+            found = True
+    if not found:
+        found = filename.startswith(("<ipython-input-", "<cell")) or "ipykernel_" in filename and filename.endswith(".py")
+    if len(_cell_files) < 100000:
+        _cell_files[filename] = found
+    return found
+
+
+def _local(frame, event, arg):
+    if event == "exception":
+        exc = arg[1]
+        seen = state.get("seen")
+        if seen is None:
+            return _local
+        filename = frame.f_code.co_filename
+        fmap = getattr(getattr(_ip(), "compile", None), "_filename_map", None)
+        count = fmap.get(filename) if isinstance(fmap, dict) else None
+        # Where it is now: the last cell frame an exception reaches is the one that caught it
+        # (or the cell it escaped from).
+        where = {
+            "line": frame.f_lineno, "inCell": filename == state.get("filename"),
+            "cellCount": count if isinstance(count, int) else None, "function": frame.f_code.co_name,
+            "thread": threading.current_thread() is not threading.main_thread(),
+        }
+        for k, entry in enumerate(seen):
+            if entry is exc:
+                state["exceptions"][k].update(where)
+                return _local
+        seen.append(exc)
+        info = _class_info(arg[0])
+        try:
+            text = str(exc)[:200]
+        except Exception:
+            text = ""
+        state["exceptions"].append({"ename": getattr(arg[0], "__name__", "Exception"), "evalue": text,
+                                    "firstLine": frame.f_lineno, **where, **info})
+    return _local
+
+
+def _global(frame, event, arg):
+    if event == "call" and _is_cell_file(frame.f_code.co_filename):
+        try:
+            frame.f_trace_lines = False
+        except Exception:
+            pass
+        return _local
+    return None
+
+
+# --------------------------------------------------------------------------- one traced cell
+
+state = {}
+
+
+def start(source, trace, snapshot, cell=0, want=None):
+    """Before a step: remember the state, instrument and trace the step's cell (``want``: names
+    whose element-wise view is wanted after it even if the cell leaves them alone; None: all)."""
+    ip = _ip()
+    try:
+        transformed = ip.transform_cell(source)
+    except Exception:
+        transformed = source
+    try:
+        filename = ip.compile.get_code_name(source, transformed, ip.execution_count)
+    except Exception:
+        filename = None
+    keep = {k: state.get(k) for k in ("hidden0",)}
+    state.clear()
+    state.update(keep)
+    state.update(filename=filename, exceptions=[], seen=[], transformed=transformed, trace=trace,
+                 source=source, cell=cell, active=True, armed=False, figures=None,
+                 first_unit=len(units), want=None if want is None else set(want))
+    state["before"] = _snapshot(full=False) if snapshot else None
+    state["snapshot"] = snapshot
+    state["figures_before"] = set(_open_figures()) if snapshot else set()
+    if not snapshot:
+        state["figures"] = []
+    if not trace:
+        return
+    state["unitctx"] = {"cell": cell, "seen": False, "filename": filename, "source": source}
+    state["previous"] = sys.gettrace()
+    state["previous_thread"] = getattr(threading, "gettrace", lambda: None)()
+    threading.settrace(_global)
+    sys.settrace(_global)
+
+
+def stop():
+    """After a step: stop tracing and keep the report for ``report()``."""
+    if state.get("trace"):
+        sys.settrace(state.get("previous"))
+        threading.settrace(state.get("previous_thread"))
+    state["active"] = False
+    out = {}
+    ctx = state.pop("unitctx", None)
+    if state.get("trace"):
+        spans, strings = _layout(state.get("transformed") or "")
+        mine = units[state.get("first_unit", 0):]
+        out["trace"] = {
+            "lines": [], "exceptions": state["exceptions"], "spans": spans, "stringLines": strings,
+            "units": [dict(u, ran=u["id"] in hits) for u in mine if u["cell"] == state.get("cell")],
+            "instrumented": bool(ctx and ctx.get("seen")),
+            "instrumentError": (ctx or {}).get("error"),
+            "matched": "name" if state.get("filename") else "fallback",
+        }
+    before = state.get("before")
+    if before is not None:
+        after = _snapshot(full=True, previous=before, want=state.get("want"))
+        changes = {}
+        for k, (ident, summary) in after.items():
+            if k not in before:
+                changes[k] = "created"
+            elif before[k][0] != ident:
+                changes[k] = "rebound"
+            else:
+                light = dict(summary)
+                light.pop("view", None)
+                light.pop("features", None)
+                if before[k][1] != light:
+                    changes[k] = "mutated"
+        for k in before:
+            if k not in after:
+                changes[k] = "deleted"
+        out["effect"] = {
+            "changes": changes,
+            "after": {k: v[1] for k, v in after.items()},
+            "before": {k: {"type": v[1].get("type"), "columns": v[1].get("columns")}
+                       for k, v in before.items() if isinstance(v[1].get("columns"), list)},
+            "figures": state.get("figures") or [],
+            "roles": roles(state.get("transformed") or ""),
+        }
+    keep = state.get("hidden0")
+    state.clear()
+    state["hidden0"] = keep
+    state["report"] = out
+
+
+def report():
+    return Report(state.get("report", {}))
+
+
+def units_ran(ids):
+    """Which of these unit ids ran so far (units defined in one cell may run in a later one)."""
+    return Report({"ran": [i for i in ids if i in hits]})
+
+
+# --------------------------------------------------------------------------- state timeline
+
+timeline = {}
+
+
+def track(reset):
+    """After a replayed cell: the user names created, rebound, mutated or deleted since the
+    previous call, with the summaries of the ones still bound (reset: start a new baseline)."""
+    if reset:
+        timeline.clear()
+    previous = timeline.get("snapshot", {})
+    now = _snapshot()
+    changes = {}
+    for k, (ident, summary) in now.items():
+        if k not in previous:
+            changes[k] = {"change": "created", "summary": summary}
+        elif previous[k][0] != ident:
+            changes[k] = {"change": "rebound", "summary": summary}
+        elif previous[k][1] != summary:
+            changes[k] = {"change": "mutated", "summary": summary}
+    for k in previous:
+        if k not in now:
+            changes[k] = {"change": "deleted", "summary": None}
+    timeline["snapshot"] = now
+    return Report({"changes": changes, "names": len(now)})
+
+
+# --------------------------------------------------------------------------- environment
+
+
+def environment():
+    """What a cached reference run depends on: the interpreter, every installed distribution
+    (their dist-info folder names carry the versions; one directory listing per path entry)
+    and this probe's version."""
+    import os
+    dists = set()
+    for entry in sys.path:
+        if not entry:
+            continue  # the working directory: the case folder, not the environment
+        try:
+            names = os.listdir(entry)
+        except OSError:
+            continue
+        dists.update(n for n in names if n.endswith((".dist-info", ".egg-info")))
+    digest = hashlib.sha1("\n".join(sorted(dists)).encode()).hexdigest()[:16]
+    return Report({"python": sys.version.split()[0], "prefix": sys.prefix, "probe": VERSION,
+                   "distributions": len(dists), "digest": digest})
+
+
+# --------------------------------------------------------------------------- installation
+
+
+def install():
+    """Register the AST transformer, the marker and the figure hook (once per kernel)."""
+    ip = _ip()
+    if ip is None:
+        return False
+    setattr(builtins, HIT, hits.add)
+    if not any(isinstance(t, _Transformer) or type(t).__name__ == "_Transformer" for t in ip.ast_transformers):
+        ip.ast_transformers.append(_Transformer())
+    try:
+        ip.events.register("pre_execute", _pre_execute)
+        ip.events.register("post_execute", _post_execute)
+    except Exception:
+        pass
+    state["hidden0"] = set(getattr(ip, "user_ns_hidden", {}) or {})
+    return True
+
+
+def uninstall():
+    """Remove what ``install`` registered (tests; a kernel that reinstalls another version)."""
+    ip = _ip()
+    if ip is None:
+        return
+    ip.ast_transformers[:] = [t for t in ip.ast_transformers if type(t).__name__ != "_Transformer"]
+    for event, callback in (("pre_execute", _pre_execute), ("post_execute", _post_execute)):
+        try:
+            ip.events.unregister(event, callback)
+        except Exception:
+            pass
+
+
+def dumps(value):
+    """JSON text of a report (for tests and callers outside IPython's formatter)."""
+    return json.dumps(value.value if isinstance(value, Report) else value)

@@ -1,0 +1,538 @@
+/**
+ * Comparing two values element by element, from the probe's views: whether a
+ * learner's value is the reference fix's value, whatever container holds it
+ * (list, tuple, ndarray, Series, DataFrame; size-1 dimensions squeezed), and
+ * when it is not, where it differs. Pure logic.
+ *
+ * The tolerance rule (docs/threat-model.md says the same in words): two
+ * numbers are equal when they differ by at most 1e-6 of the larger, or by
+ * 1e-9 of the column's largest magnitude; besides, a column that sits on a
+ * decimal grain (its reference values are multiples of 0.1, say: a rounded
+ * result) may have a few elements exactly one grain apart (values at the
+ * halves rounded the other way after an equivalent computation): at most 2%
+ * of the sampled values (at least one), and sums that differ by no more than
+ * 1% of the elements (at least one) moved by one grain.
+ */
+
+/** One column's digest, as the probe reports it. */
+export interface IColumnDigest {
+  /** The column's name (frames and named series), or null. */
+  name: string | null;
+  /** Numbers or text. */
+  kind: 'num' | 'text';
+  /** Values at the view's sampled positions (numbers; 'nan', 'inf' as strings). */
+  samples: Array<number | string>;
+  /** The decimal step the sampled values sit on (0.1 for rounded to one decimal), or 0. */
+  grain?: number;
+  /** NaN count (numbers). */
+  nan?: number;
+  /** Sum of the finite values (numbers). */
+  sum?: number | string;
+  /** Sum of absolute values (numbers). */
+  abs?: number | string;
+  /** Sum weighted by a fixed pseudo-random weight per row: changes when rows move. */
+  wsum?: number | string;
+  /** Smallest finite value. */
+  min?: number | string;
+  /** Largest finite value. */
+  max?: number | string;
+  /** A hash of every value's text (text columns). */
+  hash?: string;
+}
+
+/** The element-wise view of an array-like value, as the probe reports it. */
+export interface IValueView {
+  /** The value's own shape. */
+  shape: number[];
+  /** Rows and columns after squeezing size-1 dimensions and folding the rest. */
+  table?: [number, number];
+  /** Per-column digests (at most the first 512 columns). */
+  columns?: IColumnDigest[];
+  /** Whether the columns carry the value's own names (a frame). */
+  names?: boolean;
+  /** The labels of a non-default index (series and frames), or null. */
+  index?: { hash: string; n: number; samples: string[] } | null;
+  /** The sampled row positions. */
+  positions?: number[];
+  /** Too large to digest: sampled values only. */
+  partial?: boolean;
+  /** Too large even to sample. */
+  digested?: false;
+  /** Why the view could not be made. */
+  error?: string;
+}
+
+/** Something that differs but does not change the result, said beside a pass. */
+export type ValueNote =
+  /** Another container with the same values (a list for an ndarray, a frame for an array). */
+  | { code: 'other-type'; expected: string; actual: string }
+  /** The same values in another shape that only differs by size-1 dimensions. */
+  | { code: 'squeezed'; expected: number[]; actual: number[] }
+  /** Columns the reference keeps that the learner took out (`later`: the reference takes them out later itself). */
+  | { code: 'columns-dropped'; columns: string[]; later: boolean }
+  /** The same columns in another order. */
+  | { code: 'column-order' }
+  /** A few values one rounding step apart. */
+  | { code: 'rounding'; count: number; grain: number };
+
+/** Where two views differ, as a code with parameters. */
+export type ViewDifference =
+  | { code: 'table'; expected: number[]; actual: number[] }
+  | { code: 'extra-columns'; columns: string[] }
+  | { code: 'missing-all-columns'; columns: string[] }
+  | { code: 'kind'; column: string | null; expected: string; actual: string }
+  | { code: 'nan'; column: string | null; expected: number; actual: number }
+  | {
+      code: 'at';
+      column: string | null;
+      row: number | null;
+      expected: number | string;
+      actual: number | string;
+    }
+  | {
+      code: 'stats';
+      column: string | null;
+      expected: number | string;
+      actual: number | string;
+      stat: 'sum' | 'order' | 'min' | 'max' | 'hash';
+    }
+  | { code: 'index'; expected: string[]; actual: string[] }
+  | { code: 'constant' };
+
+/** The outcome of comparing two views. */
+export interface IViewComparison {
+  /** The first difference found, or null when the values are the same. */
+  difference: ViewDifference | null;
+  /** What differs without changing the values. */
+  notes: ValueNote[];
+}
+
+/** Context a comparison may use. */
+export interface IViewContext {
+  /** Column names for an unnamed reference table (the frame it was made from). */
+  expectedNames?: string[] | null;
+  /** Column names for an unnamed learner table. */
+  actualNames?: string[] | null;
+  /** Words the reference fix's later cells use as strings (columns it takes out itself). */
+  laterStrings?: ReadonlySet<string>;
+  /** Compare values (true) or only the structure (a reference that is not deterministic). */
+  values: boolean;
+}
+
+/**
+ * Compare a learner's view with the reference's: same table (after squeezing),
+ * same columns (by name where both sides have names), the same values within
+ * the tolerance rule; differences that keep the values are notes.
+ */
+export function compareViews(
+  expected: IValueView,
+  actual: IValueView,
+  context: IViewContext
+): IViewComparison {
+  const notes: ValueNote[] = [];
+  const te = expected.table;
+  const ta = actual.table;
+  if (!te || !ta || !expected.columns || !actual.columns) {
+    // Too large to view: compare the shapes only.
+    return Private.same(expected.shape, actual.shape)
+      ? { difference: null, notes }
+      : {
+          difference: {
+            code: 'table',
+            expected: expected.shape,
+            actual: actual.shape
+          },
+          notes
+        };
+  }
+  if (
+    te[0] !== ta[0] ||
+    (te[1] !== ta[1] && !Private.named(expected, context.expectedNames))
+  ) {
+    return {
+      difference: {
+        code: 'table',
+        expected: expected.shape,
+        actual: actual.shape
+      },
+      notes
+    };
+  }
+  if (te[1] === ta[1] && !Private.same(expected.shape, actual.shape)) {
+    notes.push({
+      code: 'squeezed',
+      expected: expected.shape,
+      actual: actual.shape
+    });
+  }
+  const pairs = Private.pairColumns(expected, actual, context, notes);
+  if ('code' in pairs) {
+    return { difference: pairs, notes };
+  }
+  if (
+    expected.index &&
+    actual.index &&
+    expected.index.hash !== actual.index.hash
+  ) {
+    return {
+      difference: {
+        code: 'index',
+        expected: expected.index.samples,
+        actual: actual.index.samples
+      },
+      notes
+    };
+  }
+  // Samples are compared where both views sampled the same row.
+  const rows = Private.commonRows(expected.positions, actual.positions);
+  let flips = 0;
+  let grain = 0;
+  for (const [e, a] of pairs) {
+    const d = Private.compareColumn(
+      Private.at(e, rows.expected),
+      Private.at(a, rows.actual),
+      rows.positions,
+      context.values,
+      te[0]
+    );
+    if (d.difference) {
+      return { difference: d.difference, notes };
+    }
+    if (d.flips) {
+      flips += d.flips;
+      grain = Math.max(grain, e.grain ?? 0);
+    }
+  }
+  if (Private.allConstant(actual) && !Private.allConstant(expected)) {
+    return { difference: { code: 'constant' }, notes };
+  }
+  if (flips) {
+    notes.push({ code: 'rounding', count: flips, grain });
+  }
+  return { difference: null, notes };
+}
+
+/**
+ * Whether two values of the same (squeezed) table agree within the tolerance
+ * rule: used to learn whether two runs of the reference are deterministic.
+ */
+export function viewsAgree(a: IValueView, b: IValueView): boolean {
+  return compareViews(a, b, { values: true }).difference === null;
+}
+
+/**
+ * Whether two numbers are equal within the tolerance rule (`scale`: the
+ * largest magnitude of their column).
+ */
+export function closeNumbers(
+  x: number | string | undefined,
+  y: number | string | undefined,
+  scale = 0
+): boolean {
+  if (typeof x !== 'number' || typeof y !== 'number') {
+    return x === y;
+  }
+  return (
+    Math.abs(x - y) <=
+    Math.max(1e-6 * Math.max(Math.abs(x), Math.abs(y)), 1e-9 * scale, 1e-300)
+  );
+}
+
+namespace Private {
+  /** Sampled values that may be one grain apart: 2% of the samples, at least one. */
+  const SAMPLE_FLIPS = 0.02;
+  /** Elements that may be one grain apart in the sums: 1% of the rows, at least one. */
+  const ROW_FLIPS = 0.01;
+
+  /**
+   * The rows both views sampled: their positions, and where each view keeps
+   * them among its samples.
+   */
+  export function commonRows(
+    e: number[] | undefined,
+    a: number[] | undefined
+  ): { positions: number[]; expected: number[]; actual: number[] } {
+    const pe = e ?? [];
+    const pa = a ?? [];
+    if (!e || !a || same(pe, pa)) {
+      const k = Array.from({ length: pe.length || pa.length }, (_, i) => i);
+      return { positions: pe.length ? pe : pa, expected: k, actual: k };
+    }
+    const where = new Map(pa.map((p, i) => [p, i]));
+    const out = {
+      positions: [] as number[],
+      expected: [] as number[],
+      actual: [] as number[]
+    };
+    pe.forEach((p, i) => {
+      const j = where.get(p);
+      if (j !== undefined) {
+        out.positions.push(p);
+        out.expected.push(i);
+        out.actual.push(j);
+      }
+    });
+    return out;
+  }
+
+  /** A column digest with only the samples at the given indices. */
+  export function at(c: IColumnDigest, indices: number[]): IColumnDigest {
+    if (
+      indices.length === c.samples.length &&
+      indices.every((k, i) => k === i)
+    ) {
+      return c;
+    }
+    return { ...c, samples: indices.map(k => c.samples[k]) };
+  }
+
+  export function same(a: unknown, b: unknown): boolean {
+    return JSON.stringify(a) === JSON.stringify(b);
+  }
+
+  /** Whether a view's columns can be named (its own names, or names from context). */
+  export function named(
+    view: IValueView,
+    names: string[] | null | undefined
+  ): boolean {
+    return (
+      !!view.names ||
+      (!!names && !!view.table && names.length === view.table[1])
+    );
+  }
+
+  /** A view's column names: its own, the context's when they fit, else null. */
+  function namesOf(
+    view: IValueView,
+    context: string[] | null | undefined
+  ): string[] | null {
+    if (view.names && view.columns) {
+      return view.columns.map(c => String(c.name));
+    }
+    if (context && view.table && context.length === view.table[1]) {
+      return context;
+    }
+    return null;
+  }
+
+  /**
+   * The columns to compare, reference with learner: by name when both sides
+   * can be named, else by position; columns the learner dropped are a note,
+   * columns the reference does not have a difference.
+   */
+  export function pairColumns(
+    expected: IValueView,
+    actual: IValueView,
+    context: IViewContext,
+    notes: ValueNote[]
+  ): Array<[IColumnDigest, IColumnDigest]> | ViewDifference {
+    const ce = expected.columns!;
+    const ca = actual.columns!;
+    const ne = namesOf(expected, context.expectedNames);
+    const na = namesOf(actual, context.actualNames);
+    if (!ne || !na) {
+      if (ce.length !== ca.length) {
+        return {
+          code: 'table',
+          expected: expected.shape,
+          actual: actual.shape
+        };
+      }
+      return ce.map((c, j) => [c, ca[j]] as [IColumnDigest, IColumnDigest]);
+    }
+    const byName = new Map(na.map((n, j) => [n, j]));
+    const extra = na.filter(n => !ne.includes(n));
+    if (extra.length) {
+      return { code: 'extra-columns', columns: extra };
+    }
+    const dropped = ne.filter(n => !byName.has(n));
+    if (dropped.length === ne.length) {
+      return { code: 'missing-all-columns', columns: dropped };
+    }
+    if (dropped.length) {
+      notes.push({
+        code: 'columns-dropped',
+        columns: dropped,
+        later: dropped.every(n => context.laterStrings?.has(n) ?? false)
+      });
+    }
+    const kept = ne.filter(n => byName.has(n));
+    const order = kept.map(n => byName.get(n)!);
+    if (order.some((j, k) => k > 0 && j < order[k - 1])) {
+      notes.push({ code: 'column-order' });
+    }
+    const out: Array<[IColumnDigest, IColumnDigest]> = [];
+    ne.forEach((n, i) => {
+      const j = byName.get(n);
+      if (j !== undefined && i < ce.length && j < ca.length) {
+        out.push([
+          { ...ce[i], name: n },
+          { ...ca[j], name: n }
+        ]);
+      }
+    });
+    return out;
+  }
+
+  function num(v: unknown): number | null {
+    return typeof v === 'number' ? v : null;
+  }
+
+  /**
+   * One column against its counterpart: kind, NaN count, sampled values (a few
+   * may be one grain apart), then the sums (an order-sensitive weighted sum
+   * among them) and the extremes.
+   */
+  export function compareColumn(
+    e: IColumnDigest,
+    a: IColumnDigest,
+    positions: number[],
+    values: boolean,
+    rows: number
+  ): { difference: ViewDifference | null; flips: number } {
+    const column = e.name ?? null;
+    if (e.kind !== a.kind) {
+      return {
+        difference: { code: 'kind', column, expected: e.kind, actual: a.kind },
+        flips: 0
+      };
+    }
+    if (!values) {
+      return { difference: null, flips: 0 };
+    }
+    if (e.kind === 'text') {
+      for (let k = 0; k < e.samples.length; k++) {
+        if (e.samples[k] !== a.samples[k]) {
+          return {
+            difference: {
+              code: 'at',
+              column,
+              row: positions[k] ?? null,
+              expected: e.samples[k],
+              actual: a.samples[k] ?? ''
+            },
+            flips: 0
+          };
+        }
+      }
+      if (e.hash && a.hash && e.hash !== a.hash) {
+        return {
+          difference: {
+            code: 'stats',
+            column,
+            stat: 'hash',
+            expected: e.hash,
+            actual: a.hash
+          },
+          flips: 0
+        };
+      }
+      return { difference: null, flips: 0 };
+    }
+    if (e.nan !== undefined && a.nan !== undefined && e.nan !== a.nan) {
+      return {
+        difference: { code: 'nan', column, expected: e.nan, actual: a.nan },
+        flips: 0
+      };
+    }
+    const scale = Math.max(
+      Math.abs(num(e.min) ?? 0),
+      Math.abs(num(e.max) ?? 0),
+      ...e.samples.map(v => Math.abs(num(v) ?? 0))
+    );
+    const grain = e.grain && e.grain > 0 ? e.grain : 0;
+    const allowed = Math.max(1, Math.floor(SAMPLE_FLIPS * e.samples.length));
+    let flips = 0;
+    for (let k = 0; k < e.samples.length; k++) {
+      const x = e.samples[k];
+      const y = a.samples[k];
+      if (closeNumbers(x, y, scale)) {
+        continue;
+      }
+      const step =
+        typeof x === 'number' && typeof y === 'number'
+          ? Math.abs(x - y)
+          : Infinity;
+      if (grain && step <= grain * (1 + 1e-6) && flips < allowed) {
+        flips++;
+        continue;
+      }
+      return {
+        difference: {
+          code: 'at',
+          column,
+          row: positions[k] ?? null,
+          expected: x,
+          actual: y ?? 'nan'
+        },
+        flips
+      };
+    }
+    const rowFlips = grain ? Math.max(1, Math.ceil(ROW_FLIPS * rows)) : 0;
+    const sumSlack = (abs: number) =>
+      1e-6 * Math.max(abs, 1e-12) + 1e-9 * scale + rowFlips * grain * 2;
+    const abs = Math.max(num(e.abs) ?? 0, num(a.abs) ?? 0);
+    for (const stat of ['sum', 'wsum'] as const) {
+      const x = num(e[stat]);
+      const y = num(a[stat]);
+      if (x === null || y === null) {
+        if (
+          e[stat] !== undefined &&
+          a[stat] !== undefined &&
+          e[stat] !== a[stat]
+        ) {
+          return {
+            difference: {
+              code: 'stats',
+              column,
+              stat: stat === 'sum' ? 'sum' : 'order',
+              expected: e[stat]!,
+              actual: a[stat]!
+            },
+            flips
+          };
+        }
+        continue;
+      }
+      if (Math.abs(x - y) > sumSlack(abs * (stat === 'wsum' ? 2 : 1))) {
+        return {
+          difference: {
+            code: 'stats',
+            column,
+            stat: stat === 'sum' ? 'sum' : 'order',
+            expected: x,
+            actual: y
+          },
+          flips
+        };
+      }
+    }
+    for (const stat of ['min', 'max'] as const) {
+      const x = num(e[stat]);
+      const y = num(a[stat]);
+      if (
+        x !== null &&
+        y !== null &&
+        !closeNumbers(x, y, scale) &&
+        Math.abs(x - y) > grain * (1 + 1e-6)
+      ) {
+        return {
+          difference: { code: 'stats', column, stat, expected: x, actual: y },
+          flips
+        };
+      }
+    }
+    return { difference: null, flips };
+  }
+
+  /** Whether every numeric column of a view holds one value everywhere. */
+  export function allConstant(view: IValueView): boolean {
+    const cols = (view.columns ?? []).filter(c => c.kind === 'num');
+    if (!cols.length || (view.table?.[0] ?? 0) < 2) {
+      return false;
+    }
+    return cols.every(
+      c => typeof c.min === 'number' && c.min === c.max && (c.nan ?? 0) === 0
+    );
+  }
+}

@@ -1,0 +1,265 @@
+/**
+ * Element-wise comparison of two views (src/repair/compare.ts), table-driven:
+ * the same values in other containers and shapes are alike (with a note),
+ * moved, swapped or reversed values are not, and a few elements one
+ * rounding step apart are tolerated only where the values sit on a grain.
+ */
+import { closeNumbers, compareViews } from '../../src/repair/compare';
+import type { IColumnDigest, IValueView } from '../../src/repair/compare';
+
+/** The probe's weights per row (python: 1 + ((i * 2654435761) % 1024) / 1024). */
+function weight(i: number): number {
+  return 1 + Number((BigInt(i) * 2654435761n) % 1024n) / 1024;
+}
+
+/** A numeric column digest as the probe makes it, with every row sampled. */
+function column(
+  values: number[],
+  name: string | null = null,
+  grain = 0
+): IColumnDigest {
+  return {
+    name,
+    kind: 'num',
+    samples: values,
+    grain,
+    nan: 0,
+    sum: values.reduce((a, b) => a + b, 0),
+    abs: values.reduce((a, b) => a + Math.abs(b), 0),
+    wsum: values.reduce((a, b, i) => a + b * weight(i), 0),
+    min: Math.min(...values),
+    max: Math.max(...values)
+  };
+}
+
+/** A view of columns (rows = their length). */
+function view(
+  columns: number[][],
+  options: { shape?: number[]; names?: string[]; grain?: number } = {}
+): IValueView {
+  const rows = columns[0]?.length ?? 0;
+  return {
+    shape:
+      options.shape ?? (columns.length === 1 ? [rows] : [rows, columns.length]),
+    table: [rows, columns.length],
+    columns: columns.map((c, j) =>
+      column(c, options.names?.[j] ?? null, options.grain ?? 0)
+    ),
+    names: !!options.names,
+    index: null,
+    positions: Array.from({ length: rows }, (_, i) => i)
+  };
+}
+
+const A = [1.5, -2.25, 3, 4.75, 0.5, 8];
+const B = [10, 20, 30, 40, 50, 60];
+
+describe('compareViews', () => {
+  it.each<[string, IValueView, string | null, string[]]>([
+    ['the same table', view([A, B]), null, []],
+    [
+      'another shape with size-1 dimensions (keepdims)',
+      view([A], { shape: [1, 6] }),
+      null,
+      []
+    ],
+    ['rows reversed', view([[...A].reverse(), [...B].reverse()]), 'at', []],
+    ['two columns swapped', view([B, A]), 'at', []],
+    ['one value changed', view([[...A.slice(0, 5), 9], B]), 'at', []],
+    [
+      'a constant instead of the values',
+      view([A.map(() => 1), B.map(() => 1)]),
+      'at',
+      []
+    ],
+    ['fewer rows', view([A.slice(1), B.slice(1)]), 'table', []]
+  ])('%s', (_, actual, difference, notes) => {
+    const expected =
+      actual.shape.length === 2 && actual.shape[0] === 1
+        ? view([A])
+        : view([A, B]);
+    const result = compareViews(expected, actual, { values: true });
+    expect(result.difference?.code ?? null).toBe(difference);
+    if (difference === null) {
+      expect(result.notes.map(n => n.code)).toEqual(
+        actual.shape.length === 2 && actual.shape[0] === 1
+          ? ['squeezed']
+          : notes
+      );
+    }
+  });
+
+  it('finds values moved between rows by the order-sensitive sum when the samples miss them', () => {
+    const expected = view([A]);
+    const swapped = view([[A[1], A[0], ...A.slice(2)]]);
+    // Only the last rows are sampled: the swap is in rows the samples skip.
+    for (const v of [expected, swapped]) {
+      v.positions = [4, 5];
+      v.columns![0].samples = v.columns![0].samples.slice(4);
+    }
+    const result = compareViews(expected, swapped, { values: true });
+    expect(result.difference).toMatchObject({ code: 'stats', stat: 'order' });
+  });
+
+  it('compares frames by column name and notes another column order', () => {
+    const expected = view([A, B], { names: ['a', 'b'] });
+    const actual = view([B, A], { names: ['b', 'a'] });
+    const result = compareViews(expected, actual, { values: true });
+    expect(result.difference).toBeNull();
+    expect(result.notes).toEqual([{ code: 'column-order' }]);
+  });
+
+  it('notes the columns the learner took out, and whether the reference does so later', () => {
+    const expected = view([A, B], { names: ['x', 'Class'] });
+    const actual = view([A], { names: ['x'] });
+    expect(
+      compareViews(expected, actual, {
+        values: true,
+        laterStrings: new Set(['Class'])
+      })
+    ).toEqual({
+      difference: null,
+      notes: [{ code: 'columns-dropped', columns: ['Class'], later: true }]
+    });
+    expect(compareViews(expected, actual, { values: true }).notes).toEqual([
+      { code: 'columns-dropped', columns: ['Class'], later: false }
+    ]);
+  });
+
+  it('names the columns of arrays from the frames they were made of', () => {
+    const expected = view([A, B]);
+    const actual = view([B]);
+    const result = compareViews(expected, actual, {
+      values: true,
+      expectedNames: ['x', 'Class'],
+      actualNames: ['Class']
+    });
+    expect(result).toEqual({
+      difference: null,
+      notes: [{ code: 'columns-dropped', columns: ['x'], later: false }]
+    });
+  });
+
+  it('fails a column the reference does not have, and a table with none of its columns', () => {
+    const expected = view([A], { names: ['x'] });
+    expect(
+      compareViews(expected, view([A, B], { names: ['x', 'y'] }), {
+        values: true
+      }).difference
+    ).toEqual({ code: 'extra-columns', columns: ['y'] });
+    expect(
+      compareViews(
+        view([A, B], { names: ['x', 'y'] }),
+        view([A], { names: ['z'] }),
+        {
+          values: true
+        }
+      ).difference
+    ).toMatchObject({ code: 'extra-columns' });
+  });
+
+  it('tells other index labels apart (grouped by another column)', () => {
+    const expected = {
+      ...view([A]),
+      index: { hash: 'h1', n: 6, samples: ['n', 's'] }
+    };
+    const actual = {
+      ...view([A]),
+      index: { hash: 'h2', n: 6, samples: ['gas', 'oil'] }
+    };
+    expect(compareViews(expected, actual, { values: true }).difference).toEqual(
+      {
+        code: 'index',
+        expected: ['n', 's'],
+        actual: ['gas', 'oil']
+      }
+    );
+  });
+
+  describe('rounding', () => {
+    const rounded = Array.from(
+      { length: 200 },
+      (_, i) => Math.round(((i * 7.3) % 97) * 10) / 10
+    );
+    const flipped = (k: number) =>
+      rounded.map((v, i) => (i < k ? Math.round((v + 0.1) * 10) / 10 : v));
+
+    it('accepts a few elements one grain apart on a rounded column, with a note', () => {
+      const result = compareViews(
+        view([rounded], { grain: 0.1 }),
+        view([flipped(2)], { grain: 0.1 }),
+        { values: true }
+      );
+      expect(result.difference).toBeNull();
+      expect(result.notes).toEqual([
+        { code: 'rounding', count: 2, grain: 0.1 }
+      ]);
+    });
+
+    it('refuses many elements one grain apart', () => {
+      const result = compareViews(
+        view([rounded], { grain: 0.1 }),
+        view([flipped(40)], { grain: 0.1 }),
+        { values: true }
+      );
+      expect(result.difference).not.toBeNull();
+    });
+
+    it('refuses a one-grain difference where the values sit on no grain', () => {
+      const result = compareViews(
+        view([A]),
+        view([[A[0] + 0.1, ...A.slice(1)]]),
+        {
+          values: true
+        }
+      );
+      expect(result.difference).toMatchObject({ code: 'at', row: 0 });
+    });
+  });
+
+  it('compares only the structure when the reference is not deterministic, constants excepted', () => {
+    const expected = view([A, B]);
+    expect(
+      compareViews(expected, view([B, A]), { values: false }).difference
+    ).toBeNull();
+    expect(
+      compareViews(expected, view([A.map(() => 0), B.map(() => 0)]), {
+        values: false
+      }).difference
+    ).toEqual({ code: 'constant' });
+  });
+
+  it('tells text columns apart by their samples and digest', () => {
+    const text = (samples: string[], hash: string): IValueView => ({
+      shape: [samples.length],
+      table: [samples.length, 1],
+      columns: [{ name: null, kind: 'text', samples, hash }],
+      names: false,
+      index: null,
+      positions: samples.map((_, i) => i)
+    });
+    expect(
+      compareViews(text(['a', 'b'], 'h'), text(['a', 'b'], 'h'), {
+        values: true
+      }).difference
+    ).toBeNull();
+    expect(
+      compareViews(text(['a', 'b'], 'h'), text(['b', 'a'], 'k'), {
+        values: true
+      }).difference
+    ).toMatchObject({ code: 'at', row: 0 });
+  });
+});
+
+describe('closeNumbers', () => {
+  it.each<[number | string, number | string, number, boolean]>([
+    [1, 1 + 1e-9, 0, true],
+    [1, 1.001, 0, false],
+    [1e-15, -2e-15, 1, true],
+    [1e-15, -2e-15, 0, false],
+    ['nan', 'nan', 0, true],
+    ['nan', 1, 0, false]
+  ])('%p ~ %p (scale %p): %p', (x, y, scale, expected) => {
+    expect(closeNumbers(x, y, scale)).toBe(expected);
+  });
+});
