@@ -195,12 +195,17 @@ def _column_digests(matrix, np, names):
             texts = [str(x)[:60] for x in col[pos]]
             d.update(kind="text", samples=texts)
             if matrix.size <= MAX_DIGEST:
-                h = hashlib.sha1()
-                for item in col:
-                    h.update(str(item).encode("utf-8", "replace") + b"\x1f")
-                d["hash"] = h.hexdigest()[:16]
+                d["hash"] = _text_hash(col)
         out.append(d)
     return out, pos
+
+
+def _text_hash(items):
+    """The digest of a sequence's values as text (the same for a text column and an index)."""
+    h = hashlib.sha1()
+    for item in items:
+        h.update(str(item).encode("utf-8", "replace") + b"\x1f")
+    return h.hexdigest()[:16]
 
 
 def _index_digest(index):
@@ -211,8 +216,46 @@ def _index_digest(index):
     if isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1:
         return None
     labels = [str(x) for x in index]
-    h = hashlib.sha1("\x1f".join(labels).encode("utf-8", "replace")).hexdigest()[:16]
-    return {"hash": h, "n": len(labels), "samples": [labels[i][:60] for i in _positions(len(labels), 32)]}
+    out = {"hash": _text_hash(labels), "n": len(labels),
+           "samples": [labels[i][:60] for i in _positions(len(labels), SAMPLES)]}
+    try:
+        if index.is_unique:
+            out["sortedHash"] = _text_hash(sorted(labels))
+    except Exception:
+        pass
+    return out
+
+
+def _frame_columns(df, np, pd):
+    """Per-column digests of a frame's columns (numbers together, text one by one)."""
+    names = [str(c) for c in df.columns]
+    frames = [_series_array(df.iloc[:, j], np, pd) for j in range(min(df.shape[1], MAX_COLUMNS))]
+    if not frames:
+        return [], []
+    if all(a.dtype.kind in "biuf" for a in frames):
+        arr = np.column_stack([a.astype("float64", copy=False) for a in frames])
+        return _column_digests(arr, np, names)
+    cols, pos = [], []
+    for j, a in enumerate(frames):
+        part, pos = _column_digests(a.reshape(-1, 1), np, [names[j]])
+        cols.extend(part)
+    return cols, pos
+
+
+def _by_label(v, np, pd):
+    """The digests of a frame or series with its rows in label order: the same data in another
+    row order (each row keeping its label) has the same digests here."""
+    try:
+        if not v.index.is_unique:
+            return None
+        ordered = v.sort_index()
+    except Exception:
+        return None
+    if isinstance(ordered, pd.Series):
+        cols, _ = _column_digests(_series_array(ordered, np, pd).reshape(-1, 1), np, [None])
+    else:
+        cols, _ = _frame_columns(ordered, np, pd)
+    return {"columns": cols}
 
 
 def view(v):
@@ -227,40 +270,27 @@ def view(v):
         return None
     pd = sys.modules.get("pandas")
     torch = sys.modules.get("torch")
-    names = None
-    index = None
     try:
         if pd is not None and isinstance(v, pd.DataFrame):
             if v.size > MAX_DIGEST * 4:
                 return {"shape": list(v.shape), "digested": False}
-            names = [str(c) for c in v.columns]
             index = _index_digest(v.index)
-            frames = []
-            for j in range(min(v.shape[1], MAX_COLUMNS)):
-                s = v.iloc[:, j]
-                frames.append(_series_array(s, np, pd))
-            if frames:
-                kinds = {a.dtype.kind in "biuf" for a in frames}
-                if kinds == {True}:
-                    arr = np.column_stack([a.astype("float64", copy=False) for a in frames])
-                    cols, pos = _column_digests(arr, np, names)
-                else:
-                    cols = []
-                    pos = None
-                    for j, a in enumerate(frames):
-                        part, pos = _column_digests(a.reshape(-1, 1), np, [names[j]])
-                        cols.extend(part)
-            else:
-                cols, pos = [], []
-            return {"shape": list(v.shape), "table": [v.shape[0], v.shape[1]], "columns": cols,
-                    "names": True, "index": index, "positions": list(pos or [])}
+            cols, pos = _frame_columns(v, np, pd)
+            out = {"shape": list(v.shape), "table": [v.shape[0], v.shape[1]], "columns": cols,
+                   "names": True, "index": index, "positions": list(pos or [])}
+            if index is not None and v.size <= MAX_DIGEST:
+                out["byLabel"] = _by_label(v, np, pd)
+            return out
         if pd is not None and isinstance(v, (pd.Series, pd.Index)):
             arr = _series_array(v, np, pd)
             index = _index_digest(v.index) if isinstance(v, pd.Series) else None
             name = None if v.name is None else str(v.name)
             cols, pos = _column_digests(arr.reshape(-1, 1), np, [name])
-            return {"shape": list(v.shape), "table": [len(arr), 1], "columns": cols, "names": False,
-                    "index": index, "positions": list(pos)}
+            out = {"shape": list(v.shape), "table": [len(arr), 1], "columns": cols, "names": False,
+                   "index": index, "positions": list(pos)}
+            if index is not None and v.size <= MAX_DIGEST:
+                out["byLabel"] = _by_label(v, np, pd)
+            return out
         if torch is not None and isinstance(v, torch.Tensor):
             if v.numel() > MAX_DIGEST:
                 return {"shape": list(v.shape), "digested": False}
@@ -497,22 +527,70 @@ def _open_figures():
         return {}
 
 
+def _capture(fig):
+    """Summarise a figure the cell under check drew, before it is closed (once per figure)."""
+    if not state.get("active") or not state.get("armed") or state.get("figures") is not None:
+        return
+    key = id(fig)
+    if key in state.get("figures_before", ()) or key in state.setdefault("captured_ids", set()):
+        return
+    state["captured_ids"].add(key)
+    try:
+        state.setdefault("captured", []).append((getattr(fig, "number", 0) or 0, _figure_summary(fig)))
+    except Exception as e:
+        state.setdefault("captured", []).append((0, {"error": f"{type(e).__name__}: {str(e)[:120]}"}))
+
+
+def _patch_figure_closing():
+    """Make matplotlib summarise a figure before closing it: ``plt.show()`` in the inline
+    backend, ``plt.close()`` and the end of a cell all close figures (patched once)."""
+    helpers = sys.modules.get("matplotlib._pylab_helpers")
+    if helpers is None or getattr(helpers.Gcf, "_junobench_patched", False):
+        return
+    gcf = helpers.Gcf
+    destroy = gcf.destroy.__func__
+    destroy_all = gcf.destroy_all.__func__
+
+    def patched_destroy(cls, num):
+        try:
+            manager = num if hasattr(num, "canvas") else cls.figs.get(num)
+            if manager is not None:
+                _capture(manager.canvas.figure)
+        except Exception:
+            pass
+        return destroy(cls, num)
+
+    def patched_destroy_all(cls):
+        try:
+            for manager in list(cls.figs.values()):
+                _capture(manager.canvas.figure)
+        except Exception:
+            pass
+        return destroy_all(cls)
+
+    gcf.destroy = classmethod(patched_destroy)
+    gcf.destroy_all = classmethod(patched_destroy_all)
+    gcf._junobench_patched = True
+
+
 def _pre_execute():
     """IPython pre_execute callback: the execution after ``start`` is the cell under check."""
     if state.get("active") and not state.get("armed"):
+        _patch_figure_closing()
         state["armed"] = True
 
 
 def _post_execute():
-    """IPython post_execute callback: summarise the traced cell's figures before the inline
-    backend closes them (it registers its own callback after this one)."""
+    """IPython post_execute callback: summarise the traced cell's figures still open, before
+    the inline backend closes them (it registers its own callback after this one)."""
     if not state.get("active") or not state.get("armed") or state.get("figures") is not None:
         return
     try:
-        before = state.get("figures_before") or set()
-        state["figures"] = [_figure_summary(f) for k, f in _open_figures().items() if k not in before]
+        for fig in _open_figures().values():
+            _capture(fig)
     except Exception as e:
-        state["figures"] = [{"error": f"{type(e).__name__}: {str(e)[:120]}"}]
+        state.setdefault("captured", []).append((0, {"error": f"{type(e).__name__}: {str(e)[:120]}"}))
+    state["figures"] = [summary for _, summary in sorted(state.get("captured", []), key=lambda x: x[0])]
 
 
 # --------------------------------------------------------------------------- units (AST)
@@ -757,6 +835,24 @@ def roles(source):
     return out
 
 
+def reads(source):
+    """The names a cell's code reads before it assigns them: what the cell takes as input."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    assigned, out = set(), []
+    for st in tree.body:
+        loads = [n.id for n in ast.walk(st) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+        for name in loads:
+            if name not in assigned and name not in out:
+                out.append(name)
+        for n in ast.walk(st):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                assigned.add(n.id)
+    return out
+
+
 # --------------------------------------------------------------------------- exceptions
 
 
@@ -873,6 +969,11 @@ def start(source, trace, snapshot, cell=0, want=None):
                  first_unit=len(units), want=None if want is None else set(want))
     state["before"] = _snapshot(full=False) if snapshot else None
     state["snapshot"] = snapshot
+    if snapshot:
+        # What the cell reads, in full: the live kernel's inputs are compared with a fresh run's.
+        ns = _user_names()
+        state["inputs"] = {n: summarise(ns[n], True) for n in reads(transformed)[:50]
+                           if n in ns and not isinstance(ns[n], (types.ModuleType, types.FunctionType, type))}
     state["figures_before"] = set(_open_figures()) if snapshot else set()
     if not snapshot:
         state["figures"] = []
@@ -928,6 +1029,7 @@ def stop():
                        for k, v in before.items() if isinstance(v[1].get("columns"), list)},
             "figures": state.get("figures") or [],
             "roles": roles(state.get("transformed") or ""),
+            "inputs": state.get("inputs") or {},
         }
     keep = state.get("hidden0")
     state.clear()

@@ -66,6 +66,135 @@ const Y = { type: 'DATAFRAME', shape: [10, 1], columns: ['A'] };
 /** Findings and the English the check printed for them. */
 const FINDINGS: Array<[CheckFinding, string]> = [
   [
+    {
+      code: 'not-python',
+      cell: C6,
+      line: 2,
+      statement: 'X = 1',
+      magic: '%%SCRIPT'
+    },
+    'In cell 7 [4] the repaired statement on line 2 (`X = 1`) never ran as Python: the cell magic %%SCRIPT hands the cell’s text to something else.'
+  ],
+  [
+    {
+      code: 'swallowed',
+      cell: C6,
+      line: 3,
+      ename: 'E',
+      evalue: 'V',
+      where: 'helper',
+      helperCount: 2
+    },
+    'While cell 7 [4] ran, E: V was raised and swallowed by a function defined in cell [2] (the reference fix raises no such error): the crash is hidden, not fixed.'
+  ],
+  [
+    {
+      code: 'swallowed',
+      cell: C6,
+      line: 3,
+      ename: 'E',
+      evalue: 'V',
+      where: 'thread'
+    },
+    'While cell 7 [4] ran, E: V was raised in another thread and lost there (the reference fix raises no such error): the crash is hidden, not fixed.'
+  ],
+  [
+    {
+      code: 'effect-noted',
+      name: 'DF',
+      note: {
+        code: 'other-type',
+        expected: 'NUMPY.NDARRAY',
+        actual: 'LIST'
+      }
+    },
+    '`DF` is a LIST where the reference fix has a NUMPY.NDARRAY, with the same values.'
+  ],
+  [
+    {
+      code: 'effect-noted',
+      name: 'DF',
+      note: { code: 'squeezed', expected: [3], actual: [1, 3] }
+    },
+    '`DF` has shape (1, 3) where the reference fix has (3): the same values, with other size-1 dimensions.'
+  ],
+  [
+    {
+      code: 'effect-noted',
+      name: 'DF',
+      note: { code: 'columns-dropped', columns: ['C'], later: true }
+    },
+    '`C` is no longer in `DF`: you took it out where the reference fix does so later; the other columns are the same.'
+  ],
+  [
+    {
+      code: 'effect-noted',
+      name: 'DF',
+      note: { code: 'columns-dropped', columns: ['C', 'D'], later: false }
+    },
+    '`C`, `D` are no longer in `DF` (the reference fix keeps them); the other columns are the same.'
+  ],
+  [
+    { code: 'effect-noted', name: 'DF', note: { code: 'column-order' } },
+    '`DF` has the same columns in another order.'
+  ],
+  [
+    {
+      code: 'effect-noted',
+      name: 'DF',
+      note: { code: 'rounding', count: 2, grain: 0.1 }
+    },
+    '2 value(s) of `DF` differ from the reference fix’s by one rounding step (0.1): an equivalent computation in another order.'
+  ],
+  [
+    { code: 'intermediate-missing', names: '`MU`' },
+    'You did not keep `MU`, which the reference fix’s cell only uses on the way to its results: fine.'
+  ],
+  [
+    {
+      code: 'figure-differs',
+      expectedSide: { code: 'figures', count: 1 },
+      actualSide: { code: 'figures', count: 0 }
+    },
+    'The figure the target cell draws differs from the reference fix’s: the reference has 1 figure(s), yours has 0 figure(s).'
+  ],
+  [
+    {
+      code: 'environment',
+      libraries: [
+        { name: 'NUMPY', found: '2.0', pinned: '1.26.4' },
+        { name: 'TORCH', found: null, pinned: '2.3.1' }
+      ],
+      python: { found: '3.11.7', pinned: '3.10' }
+    },
+    'This kernel is not the benchmark’s environment: NUMPY 2.0 (benchmark 1.26.4), TORCH not installed (benchmark 2.3.1), Python 3.11.7 (benchmark 3.10). A repair may behave differently there.'
+  ],
+  [
+    { code: 'live-swallowed', cell: C6, ename: 'E', evalue: 'V' },
+    'In your live kernel (replayed as it ran), cell 7 [4] swallowed E: V: the state the crash left behind is still there.'
+  ],
+  [
+    {
+      code: 'live-effect-differs',
+      name: 'DF',
+      aspect: 'shape',
+      expectedSide: { code: 'shape', shape: [3] },
+      actualSide: { code: 'shape', shape: [2] }
+    },
+    'In your live kernel (replayed as it ran), `DF` differs after the target cell (shape): the reference has shape (3), yours has shape (2).'
+  ],
+  [
+    { code: 'live-effect-missing', name: 'DF' },
+    'In your live kernel (replayed as it ran), `DF` is not defined after the target cell: the state the crash left behind is still there.'
+  ],
+  [
+    {
+      code: 'live-unfinished',
+      stop: { code: 'interrupted' }
+    },
+    'Your live kernel’s history could not be replayed up to the target cell: The replay was interrupted.'
+  ],
+  [
     { code: 'no-target' },
     'The reproduced notebook holds no error output, so there is no crashing cell to check.'
   ],
@@ -131,7 +260,7 @@ const FINDINGS: Array<[CheckFinding, string]> = [
   ],
   [
     { code: 'same-effect', names: '`DF`' },
-    'After the target cell, the variables the reference fix sets match yours: `DF` (type, shape, columns, and values where the reference is deterministic).'
+    'After the target cell, what the reference fix sets matches yours: `DF` (element by element where the reference is deterministic, else by type, shape and columns).'
   ],
   [
     { code: 'same-effect', names: '' },
@@ -657,7 +786,16 @@ const FINDING_CODES: Codes<CheckFinding> = {
   'live-only': true,
   'nb-live-error': true,
   'nb-live-not-run': true,
-  live: true
+  live: true,
+  'not-python': true,
+  'effect-noted': true,
+  'intermediate-missing': true,
+  'figure-differs': true,
+  environment: true,
+  'live-swallowed': true,
+  'live-effect-differs': true,
+  'live-effect-missing': true,
+  'live-unfinished': true
 };
 const EXPLANATION_CODES: Codes<ExplanationLine> = {
   'no-crash': true,

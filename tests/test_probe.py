@@ -242,6 +242,14 @@ def test_figures_the_cell_draws_are_summarised(shell):
     sh.run_cell("plt.close('all')", store_history=True)
 
 
+def test_a_figure_closed_by_the_cell_itself_is_summarised_first(shell):
+    sh, _ = shell
+    sh.run_cell("import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt", store_history=True)
+    report = run(shell, "plt.figure()\nplt.plot([1, 2], [3, 1])\nplt.close('all')")
+    (fig,) = report["effect"]["figures"]
+    assert fig["axes"][0]["lines"][0]["y"]["samples"] == [3.0, 1.0]
+
+
 @pytest.mark.parametrize(
     ("source", "expected"),
     [

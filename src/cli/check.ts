@@ -137,9 +137,10 @@ export interface ICheckEvidenceReport {
   referenceMs: number;
   /** Notebook-specific cases: the learner's cells replayed in the order they last ran. */
   live: {
-    status: IRunResult['status'];
+    learnerRanTarget: boolean;
+    status: IRunResult['status'] | null;
     cellsRun: number;
-    target: { linesUnits: number; exceptions: number } | null;
+    target: { units: number; exceptions: number } | null;
   } | null;
   /** Libraries the notebook imports at other versions than the benchmark's. */
   environment: IEnvironmentEvidence | null;
@@ -594,8 +595,9 @@ namespace Private {
       referenceMs: result.referenceMs,
       live: result.live
         ? {
-            status: result.live.run.status,
-            cellsRun: result.live.run.steps.length,
+            learnerRanTarget: result.live.learnerRanTarget,
+            status: result.live.run?.status ?? null,
+            cellsRun: result.live.run?.steps.length ?? 0,
             target: Private.liveTarget(result.live)
           }
         : null,
@@ -606,12 +608,12 @@ namespace Private {
   /** What the probe saw of the live replay's target run. */
   export function liveTarget(
     live: ILiveEvidence
-  ): { linesUnits: number; exceptions: number } | null {
-    const steps = live.run.steps.filter(r => r.step.isTarget);
+  ): { units: number; exceptions: number } | null {
+    const steps = live.run?.steps.filter(r => r.step.isTarget) ?? [];
     const report = readProbeReport(steps[steps.length - 1]?.probe);
     return report?.trace
       ? {
-          linesUnits: report.trace.units?.length ?? 0,
+          units: report.trace.units?.length ?? 0,
           exceptions: report.trace.exceptions.length
         }
       : null;

@@ -25,8 +25,19 @@ import type {
   IReferenceEvidence,
   ITraceReport
 } from '../repair/evidence';
-import { recordedPlan, sourceText, stripMarkers } from '../replay/plan';
-import type { INotebookJSON, IPlanStep, IReplayPlan } from '../replay/types';
+import { alignNotebooks } from '../repair/align';
+import {
+  recordedPlan,
+  sourceText,
+  stripMarkers,
+  topToBottomPlan
+} from '../replay/plan';
+import type {
+  INbCell,
+  INotebookJSON,
+  IPlanStep,
+  IReplayPlan
+} from '../replay/types';
 import { compareEnvironment } from './drift';
 import {
   EVIDENCE_ENVIRONMENT_EXPRESSION,
@@ -167,7 +178,7 @@ export async function runRepairCheck(
         ? null
         : await Private.environment(learnerKernel, options.learner);
     const key = [
-      'v2',
+      'v3',
       `probe${PROBE_VERSION}-${PROBE_HASH}`,
       options.caseName,
       Private.hash(Private.notebookText(options.reproduced)),
@@ -186,8 +197,12 @@ export async function runRepairCheck(
         ? Private.learnReference(options)
         : Promise.resolve({ evidence: cached, error: undefined });
     const want = cached ? Object.keys(cached.effects) : undefined;
+    // The live kernel is evidence only where the reproduced notebook's own fresh
+    // run is clean (a known reference says so before the run).
     const livePromise: Promise<ILiveEvidence | null> =
-      options.notebookSpecific && plan.targetCellIndex !== null
+      options.notebookSpecific &&
+      plan.targetCellIndex !== null &&
+      cached?.reproducedFresh !== 'crashes'
         ? Private.liveReplay(options, plan, want)
         : Promise.resolve(null);
     const [run, outcome, live] = await Promise.all([
@@ -325,10 +340,12 @@ namespace Private {
   }
 
   /**
-   * The learner's notebook in the order its cells last ran (saved execution
-   * counts), up to the target's run, the target probed: what the live kernel
-   * holds, for notebook-specific cases (a fresh top-to-bottom run cures those
-   * by itself). Null when the target has not run or no kernel could start.
+   * The learner's live kernel, replayed for a notebook-specific case: first the
+   * replay of the crash (the reproduced notebook in its recorded order, as the
+   * practice room runs it), then the cells the learner ran since (prompts above
+   * the reproduced notebook's last one), in the order of their prompts, up to
+   * the target's last run, which is probed. Errors do not stop it (the live
+   * kernel went on after them). Null when no kernel could start.
    */
   export async function liveReplay(
     options: IRepairCheckOptions,
@@ -336,38 +353,77 @@ namespace Private {
     want?: string[]
   ): Promise<ILiveEvidence | null> {
     const target = plan.targetCellIndex!;
-    const counted = options.learner.cells
+    const learner = options.learner;
+    const reproduced = options.reproduced;
+    const counts = reproduced.cells
+      .map(c => c.execution_count)
+      .filter((n): n is number => typeof n === 'number');
+    const toLearner = alignNotebooks(reproduced, learner);
+    // The saved prompts continue the crash's history unless a cell the learner left alone
+    // got another prompt within the recorded ones: then the learner started a new session
+    // (a restart, "run all") and the prompts are that session's whole history. (A cell run
+    // again in the same session gets a prompt above the recorded ones.)
+    const recorded = counts.length ? Math.max(...counts) : 0;
+    const continues = reproduced.cells.every((cell, r) => {
+      const j = toLearner.forward(r);
+      const mine = j === null ? null : learner.cells[j];
+      return (
+        cell.cell_type !== 'code' ||
+        typeof cell.execution_count !== 'number' ||
+        !mine ||
+        typeof mine.execution_count !== 'number' ||
+        Private.code(mine) !== Private.code(cell) ||
+        mine.execution_count === cell.execution_count ||
+        mine.execution_count > recorded
+      );
+    });
+    const replayed = continues ? recorded : 0;
+    const ran = learner.cells
       .map((cell, i) => ({ cell, i }))
       .filter(
         ({ cell }) =>
-          cell.cell_type === 'code' && typeof cell.execution_count === 'number'
+          cell.cell_type === 'code' &&
+          typeof cell.execution_count === 'number' &&
+          cell.execution_count > replayed
       )
       .sort(
         (a, b) =>
           (a.cell.execution_count as number) -
           (b.cell.execution_count as number)
       );
-    const last = counted.findIndex(({ i }) => i === target);
+    const last = ran.map(r => r.i).lastIndexOf(target);
     if (last < 0) {
-      return null;
+      return { run: null, learnerRanTarget: false };
     }
-    const steps: IPlanStep[] = counted
-      .slice(0, last + 1)
-      .map(({ cell, i }) => ({
+    const codeIndex = (nb: INotebookJSON, i: number) =>
+      nb.cells.slice(0, i).filter(c => c.cell_type === 'code').length;
+    const crash = recordedPlan(reproduced);
+    let end = -1;
+    crash.steps.forEach((step, k) => {
+      if (
+        continues &&
+        (step.isTarget || step.cellIndex === crash.target?.cellIndex)
+      ) {
+        end = k;
+      }
+    });
+    const steps: IPlanStep[] = [
+      // The crash as it was replayed, with the reproduced notebook's own code.
+      ...crash.steps.slice(0, end + 1).map(step => ({
+        ...step,
+        cellIndex: toLearner.forward(step.cellIndex) ?? -1 - step.cellIndex,
+        isTarget: false
+      })),
+      ...ran.slice(0, last + 1).map(({ cell, i }, k) => ({
         cellIndex: i,
-        codeCellIndex: options.learner.cells
-          .slice(0, i)
-          .filter(c => c.cell_type === 'code').length,
+        codeCellIndex: codeIndex(learner, i),
         executionCount: cell.execution_count as number,
         source: stripMarkers(sourceText(cell)),
-        run: 1,
-        isTarget: i === target
-      }));
-    const livePlan: IReplayPlan = {
-      kind: 'recorded',
-      steps,
-      target: plan.target
-    };
+        run: 1 as const,
+        isTarget: k === last
+      }))
+    ];
+    const probed = steps.length - 1;
     let fresh: IFreshKernel;
     try {
       fresh = await options.startKernel('learner');
@@ -379,15 +435,59 @@ namespace Private {
         kernel: fresh.kernel,
         timeoutMs: options.timeoutMs
       });
-      const run = await runner.run(livePlan, {
-        setupCode: [fresh.setupCode, evidenceInstallCode()]
-          .filter(Boolean)
-          .join('\n'),
-        // The live kernel went on after errors before the target: so does its replay.
-        continueOnErrorBefore: steps.length - 1,
-        instrument: instrument([target], target, want)
+      const run = await runner.run(
+        { kind: 'recorded', steps, target: plan.target },
+        {
+          setupCode: [fresh.setupCode, evidenceInstallCode()]
+            .filter(Boolean)
+            .join('\n'),
+          continueOnErrorBefore: steps.length,
+          instrument: (index, step) =>
+            index === probed
+              ? {
+                  before: evidenceStartCode(step.source, {
+                    trace: true,
+                    snapshot: true,
+                    cell: index,
+                    want
+                  }),
+                  after: EVIDENCE_STOP_CODE,
+                  collect: EVIDENCE_REPORT_EXPRESSION
+                }
+              : null
+        }
+      );
+      return { run, learnerRanTarget: true };
+    } finally {
+      await fresh.dispose();
+    }
+  }
+
+  /**
+   * Whether the reproduced notebook run top to bottom in a fresh kernel
+   * crashes too (then a clean fresh run of a repair is evidence by itself).
+   */
+  async function reproducedFresh(
+    options: IRepairCheckOptions
+  ): Promise<'clean' | 'crashes' | 'unknown'> {
+    let fresh: IFreshKernel;
+    try {
+      fresh = await options.startKernel('reference');
+    } catch {
+      return 'unknown';
+    }
+    try {
+      const run = await new PlanRunner({
+        kernel: fresh.kernel,
+        timeoutMs: options.timeoutMs
+      }).run(topToBottomPlan(options.reproduced), {
+        setupCode: fresh.setupCode || undefined
       });
-      return { run };
+      return run.status === 'completed'
+        ? 'clean'
+        : run.status === 'crashed'
+          ? 'crashes'
+          : 'unknown';
     } finally {
       await fresh.dispose();
     }
@@ -410,9 +510,11 @@ namespace Private {
         error: { code: 'no-counterpart' }
       };
     }
-    const runs = await Promise.all([
-      runReference(plan, options),
-      runReference(plan, options)
+    const [runs, fresh] = await Promise.all([
+      Promise.all([runReference(plan, options), runReference(plan, options)]),
+      options.notebookSpecific
+        ? reproducedFresh(options)
+        : Promise.resolve('unknown' as const)
     ]);
     const failed = runs.find(r => 'code' in r);
     if (failed && 'code' in failed) {
@@ -427,13 +529,16 @@ namespace Private {
       .filter(c => c.cell_type === 'code')
       .map(c => sourceText(c));
     return {
-      evidence: referenceEvidence(
-        first.target,
-        second.target,
-        [...first.others, ...second.others],
-        after,
-        PROBE_VERSION
-      ),
+      evidence: {
+        ...referenceEvidence(
+          first.target,
+          second.target,
+          [...first.others, ...second.others],
+          after,
+          PROBE_VERSION
+        ),
+        reproducedFresh: fresh
+      },
       error: undefined
     };
   }
@@ -517,6 +622,18 @@ namespace Private {
         .slice(0, last + 1)
         .map((s, k) => ({ ...s, isTarget: k === last }))
     };
+  }
+
+  /**
+   * A cell's code for comparison: markers stripped, blank lines and spaces at
+   * the ends of lines left out.
+   */
+  export function code(cell: INbCell): string {
+    return stripMarkers(sourceText(cell))
+      .split('\n')
+      .map(l => l.trim())
+      .filter(Boolean)
+      .join('\n');
   }
 
   /**

@@ -23,6 +23,7 @@ import { alignNotebooks, codeTokens, dice } from './align';
 import type { AlignMethod } from './align';
 import {
   compareEffects,
+  compareValues,
   exceptionKey,
   lineEvidence,
   readProbeReport,
@@ -318,10 +319,15 @@ export function judgeCheck(
   return Private.judge(plan, run, options, []);
 }
 
-/** The learner's notebook replayed in the order its cells last ran (notebook-specific cases). */
+/**
+ * The learner's live kernel replayed (notebook-specific cases): the replay of
+ * the crash, then the cells the learner ran since, in the order of their prompts.
+ */
 export interface ILiveEvidence {
-  /** The replay (the target's last run probed). */
-  run: IRunResult;
+  /** The replay (the target's last run probed), or null when the learner never ran it. */
+  run: IRunResult | null;
+  /** Whether the learner ran the target cell after the crash's replay. */
+  learnerRanTarget: boolean;
 }
 
 /** Libraries the check's kernel has at other versions than the benchmark's. */
@@ -468,11 +474,21 @@ export function judgeRepair(
       }
     });
   }
-  if (options.notebookSpecific && evidence.live && evidence.reference) {
+  // A notebook-specific crash that a fresh top-to-bottom run of the reproduced notebook
+  // does not show (a re-run, a cell run early): the fresh run proves nothing, the live
+  // kernel must be right too. Where the fresh run of the reproduced notebook crashes as
+  // well, the learner's clean fresh run is the evidence, and the live kernel is only said.
+  const liveRequired =
+    options.notebookSpecific &&
+    (evidence.reference?.reproducedFresh ?? 'clean') !== 'crashes';
+  if (liveRequired && evidence.live && evidence.reference) {
+    const target = run.steps.filter(r => r.step.isTarget).pop();
+    const fresh = readProbeReport(target?.probe)?.effect ?? null;
     extra.push(
-      ...Private.liveFindings(plan, evidence.live, evidence.reference)
+      ...Private.liveFindings(plan, evidence.live, evidence.reference, fresh)
     );
   }
+  const restructured = Private.restructured(plan, extra);
   if (evidence.environment) {
     const env = evidence.environment;
     if (env.libraries.length || env.python) {
@@ -487,7 +503,15 @@ export function judgeRepair(
       });
     }
   }
-  return Private.judge(plan, run, options, extra);
+  return Private.judge(
+    restructured ? { ...plan, guard: [] } : plan,
+    run,
+    {
+      notebookSpecific: liveRequired,
+      liveEvidence: liveRequired && !!evidence.live && !!evidence.reference
+    },
+    restructured ? [...extra, restructured] : extra
+  );
 }
 
 /**
@@ -600,30 +624,63 @@ namespace Private {
   }
 
   /**
-   * The live order's evidence for a notebook-specific case: the learner's cells
-   * replayed in the order they last ran must reach the target without hiding
-   * its error, and leave the reference's results there and alike.
+   * A guard finding (the crashing cell emptied or commented out, its failing
+   * line removed) overridden by the evidence: after the target the reference's
+   * results are all there and the same, and nothing else failed, so the learner
+   * computed them another way. Null when the guard stands.
+   */
+  export function restructured(
+    plan: ICheckPlan,
+    extra: IExtra[]
+  ): IExtra | null {
+    const guard = plan.guard.find(g => g.kind !== 'reference-unaligned');
+    if (
+      !guard ||
+      guard.kind === 'target-deleted' ||
+      plan.guard.some(g => g.kind === 'reference-unaligned')
+    ) {
+      return null;
+    }
+    const same = extra.find(
+      e => e.finding.code === 'same-effect' && e.finding.names !== ''
+    );
+    if (!same || extra.some(e => e.status !== null)) {
+      return null;
+    }
+    const f = guard.finding;
+    if (!('cell' in f)) {
+      return null;
+    }
+    return {
+      status: null,
+      note: true,
+      finding: {
+        code: 'restructured',
+        cell: f.cell,
+        statement: 'statement' in f ? f.statement : null
+      }
+    };
+  }
+
+  /**
+   * The live kernel's evidence for a notebook-specific case: the learner's
+   * notebook replayed as its live kernel ran it (the replay of the crash, then
+   * the cells the learner ran since, by their prompts) must end with a clean
+   * run of the target, no error hidden, and the reference's results there and alike.
    */
   export function liveFindings(
     plan: ICheckPlan,
     live: ILiveEvidence,
-    reference: IReferenceEvidence
+    reference: IReferenceEvidence,
+    fresh: IEffectReport | null
   ): IExtra[] {
-    const steps = live.run.steps.filter(r => r.step.isTarget);
+    const steps = live.run?.steps.filter(r => r.step.isTarget) ?? [];
     const last = steps[steps.length - 1];
-    if (!last) {
-      if (plan.live === 'ok' && live.run.status !== 'completed') {
-        return [
-          {
-            status: 'fails-live',
-            finding: { code: 'live-unfinished', stop: live.run.stop }
-          }
-        ];
-      }
-      return [];
+    if (!live.learnerRanTarget || !last) {
+      return [{ status: 'not-run-live', finding: { code: 'nb-live-not-run' } }];
     }
     if (last.error) {
-      return [];
+      return [{ status: 'fails-live', finding: { code: 'nb-live-error' } }];
     }
     const name = cellRef(last.step.cellIndex, last.step.executionCount);
     const report = readProbeReport(last.probe);
@@ -644,6 +701,30 @@ namespace Private {
           evalue: swallowed.evalue
         }
       });
+    }
+    // What the target reads must be what a fresh run of the same notebook gives it: a
+    // live kernel whose state the crash left broken shows there first.
+    const inputs = report?.effect?.inputs ?? {};
+    for (const [n, expected] of Object.entries(fresh?.inputs ?? {})) {
+      const mine = inputs[n];
+      const d = mine
+        ? compareValues(expected, mine, 'structure').difference
+        : null;
+      if (!mine || d) {
+        out.push({
+          status: 'fails-live',
+          finding: d
+            ? {
+                code: 'live-input-differs',
+                name: n,
+                aspect: d.aspect,
+                expectedSide: d.expectedSide,
+                actualSide: d.actualSide
+              }
+            : { code: 'live-input-missing', name: n }
+        });
+        return out;
+      }
     }
     if (report?.effect) {
       for (const d of compareEffects(reference, report.effect).differences) {
@@ -944,7 +1025,9 @@ namespace Private {
   export function judge(
     plan: ICheckPlan,
     run: IRunResult | null,
-    options: Pick<ICheckOptions, 'notebookSpecific'>,
+    options: Pick<ICheckOptions, 'notebookSpecific'> & {
+      liveEvidence?: boolean;
+    },
     extra: IExtra[]
   ): ICheckVerdict {
     const found: IExtra[] = [];
@@ -981,7 +1064,12 @@ namespace Private {
       found.push({ status: 'fails-fresh', finding: fresh });
     }
     found.push(...extra.filter(e => e.status !== 'hidden-crash'));
-    if (options.notebookSpecific && run && fresh.code === 'fresh-clean') {
+    if (
+      options.notebookSpecific &&
+      !options.liveEvidence &&
+      run &&
+      fresh.code === 'fresh-clean'
+    ) {
       // A fresh top-to-bottom run cures out-of-order runs and re-runs by itself, so it proves
       // nothing here: the learner must also restore a working state in the live kernel.
       if (plan.live === 'error') {

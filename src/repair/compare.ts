@@ -51,7 +51,15 @@ export interface IValueView {
   /** Whether the columns carry the value's own names (a frame). */
   names?: boolean;
   /** The labels of a non-default index (series and frames), or null. */
-  index?: { hash: string; n: number; samples: string[] } | null;
+  index?: {
+    hash: string;
+    n: number;
+    samples: string[];
+    /** The digest of the labels in sorted order (unique labels only). */
+    sortedHash?: string;
+  } | null;
+  /** Digests of the rows in label order (a frame or series with a non-default index). */
+  byLabel?: { columns: IColumnDigest[] } | null;
   /** The sampled row positions. */
   positions?: number[];
   /** Too large to digest: sampled values only. */
@@ -70,8 +78,14 @@ export type ValueNote =
   | { code: 'squeezed'; expected: number[]; actual: number[] }
   /** Columns the reference keeps that the learner took out (`later`: the reference takes them out later itself). */
   | { code: 'columns-dropped'; columns: string[]; later: boolean }
+  /** Columns the learner added; the reference's columns are all there and the same. */
+  | { code: 'columns-extra'; columns: string[] }
   /** The same columns in another order. */
   | { code: 'column-order' }
+  /** The same labelled rows in another order. */
+  | { code: 'row-order' }
+  /** The reference's index labels held in a column (or the other way round). */
+  | { code: 'index-as-column'; column: string }
   /** A few values one rounding step apart. */
   | { code: 'rounding'; count: number; grain: number };
 
@@ -79,6 +93,7 @@ export type ValueNote =
 export type ViewDifference =
   | { code: 'table'; expected: number[]; actual: number[] }
   | { code: 'extra-columns'; columns: string[] }
+  | { code: 'missing-columns'; columns: string[] }
   | { code: 'missing-all-columns'; columns: string[] }
   | { code: 'kind'; column: string | null; expected: string; actual: string }
   | { code: 'nan'; column: string | null; expected: number; actual: number }
@@ -115,6 +130,11 @@ export interface IViewContext {
   actualNames?: string[] | null;
   /** Words the reference fix's later cells use as strings (columns it takes out itself). */
   laterStrings?: ReadonlySet<string>;
+  /**
+   * The reference's columns of this value before its target cell: a column the
+   * learner took out must be one of these (one the target itself makes must be there).
+   */
+  expectedBefore?: string[] | null;
   /** Compare values (true) or only the structure (a reference that is not deterministic). */
   values: boolean;
 }
@@ -145,9 +165,17 @@ export function compareViews(
           notes
         };
   }
+  const moved = Private.indexAsColumn(expected, actual, context);
+  if (moved) {
+    return moved;
+  }
   if (
     te[0] !== ta[0] ||
-    (te[1] !== ta[1] && !Private.named(expected, context.expectedNames))
+    (te[1] !== ta[1] &&
+      !(
+        Private.named(expected, context.expectedNames) &&
+        Private.named(actual, context.actualNames)
+      ))
   ) {
     return {
       difference: {
@@ -174,6 +202,11 @@ export function compareViews(
     actual.index &&
     expected.index.hash !== actual.index.hash
   ) {
+    // The same labelled rows in another order are the same data.
+    const reordered = Private.byLabel(expected, actual, pairs, context, te[0]);
+    if (reordered) {
+      return { difference: null, notes: [...notes, ...reordered] };
+    }
     return {
       difference: {
         code: 'index',
@@ -183,31 +216,21 @@ export function compareViews(
       notes
     };
   }
-  // Samples are compared where both views sampled the same row.
-  const rows = Private.commonRows(expected.positions, actual.positions);
-  let flips = 0;
-  let grain = 0;
-  for (const [e, a] of pairs) {
-    const d = Private.compareColumn(
-      Private.at(e, rows.expected),
-      Private.at(a, rows.actual),
-      rows.positions,
-      context.values,
-      te[0]
-    );
-    if (d.difference) {
-      return { difference: d.difference, notes };
-    }
-    if (d.flips) {
-      flips += d.flips;
-      grain = Math.max(grain, e.grain ?? 0);
-    }
+  const d = Private.compareAll(
+    pairs,
+    expected.positions,
+    actual.positions,
+    context.values,
+    te[0]
+  );
+  if (d.difference) {
+    return { difference: d.difference, notes };
   }
   if (Private.allConstant(actual) && !Private.allConstant(expected)) {
     return { difference: { code: 'constant' }, notes };
   }
-  if (flips) {
-    notes.push({ code: 'rounding', count: flips, grain });
+  if (d.flips) {
+    notes.push({ code: 'rounding', count: d.flips, grain: d.grain });
   }
   return { difference: null, notes };
 }
@@ -239,10 +262,159 @@ export function closeNumbers(
 }
 
 namespace Private {
-  /** Sampled values that may be one grain apart: 2% of the samples, at least one. */
-  const SAMPLE_FLIPS = 0.02;
-  /** Elements that may be one grain apart in the sums: 1% of the rows, at least one. */
-  const ROW_FLIPS = 0.01;
+  /** Sampled values that may be one grain apart: a quarter of the samples, at least one. */
+  const SAMPLE_FLIPS = 0.25;
+  /** Elements that may be one grain apart in the sums: a quarter of the rows, at least one. */
+  const ROW_FLIPS = 0.25;
+
+  /**
+   * Every pair of columns compared, the samples where both views sampled the
+   * same row: the first difference, or how many values were one grain apart.
+   */
+  export function compareAll(
+    pairs: Array<[IColumnDigest, IColumnDigest]>,
+    pe: number[] | undefined,
+    pa: number[] | undefined,
+    values: boolean,
+    rows: number
+  ): { difference: ViewDifference | null; flips: number; grain: number } {
+    const common = commonRows(pe, pa);
+    let flips = 0;
+    let grain = 0;
+    for (const [e, a] of pairs) {
+      const d = compareColumn(
+        at(e, common.expected),
+        at(a, common.actual),
+        common.positions,
+        values,
+        rows
+      );
+      if (d.difference) {
+        return { difference: d.difference, flips, grain };
+      }
+      if (d.flips) {
+        flips += d.flips;
+        grain = Math.max(grain, e.grain ?? 0);
+      }
+    }
+    return { difference: null, flips, grain };
+  }
+
+  /**
+   * The same labelled rows in another order: the labels are the same set and
+   * the rows sorted by label hold the same values. Null when not.
+   */
+  export function byLabel(
+    expected: IValueView,
+    actual: IValueView,
+    pairs: Array<[IColumnDigest, IColumnDigest]>,
+    context: IViewContext,
+    rows: number
+  ): ValueNote[] | null {
+    const ie = expected.index;
+    const ia = actual.index;
+    if (
+      !ie?.sortedHash ||
+      ie.sortedHash !== ia?.sortedHash ||
+      !expected.byLabel ||
+      !actual.byLabel
+    ) {
+      return null;
+    }
+    const byName = (cols: IColumnDigest[]) =>
+      new Map(cols.map((c, j) => [c.name ?? String(j), c]));
+    const se = byName(expected.byLabel.columns);
+    const sa = byName(actual.byLabel.columns);
+    const sorted: Array<[IColumnDigest, IColumnDigest]> = [];
+    for (const [e, a] of pairs) {
+      const x =
+        se.get(e.name ?? '') ??
+        (pairs.length === 1 ? expected.byLabel.columns[0] : undefined);
+      const y =
+        sa.get(a.name ?? '') ??
+        (pairs.length === 1 ? actual.byLabel.columns[0] : undefined);
+      if (!x || !y) {
+        return null;
+      }
+      sorted.push([x, y]);
+    }
+    const positions = expected.positions;
+    const d = compareAll(sorted, positions, positions, context.values, rows);
+    if (d.difference) {
+      return null;
+    }
+    return d.flips
+      ? [
+          { code: 'row-order' },
+          { code: 'rounding', count: d.flips, grain: d.grain }
+        ]
+      : [{ code: 'row-order' }];
+  }
+
+  /**
+   * A series whose index labels sit in a column of a two-column frame (or the
+   * other way round: `groupby(as_index=False)`, `reset_index()`): the same data.
+   */
+  export function indexAsColumn(
+    expected: IValueView,
+    actual: IValueView,
+    context: IViewContext
+  ): IViewComparison | null {
+    const pick = (
+      series: IValueView,
+      frame: IValueView
+    ): {
+      label: IColumnDigest;
+      value: IColumnDigest;
+      other: IColumnDigest;
+    } | null => {
+      if (
+        !series.index ||
+        frame.index ||
+        series.table?.[1] !== 1 ||
+        frame.table?.[1] !== 2 ||
+        series.table?.[0] !== frame.table?.[0] ||
+        !frame.columns ||
+        !series.columns
+      ) {
+        return null;
+      }
+      const label = frame.columns.find(
+        c => c.kind === 'text' && c.hash === series.index!.hash
+      );
+      if (!label) {
+        return null;
+      }
+      const value = frame.columns.find(c => c !== label)!;
+      return { label, value, other: series.columns[0] };
+    };
+    const forward = pick(expected, actual);
+    const backward = forward ? null : pick(actual, expected);
+    const found = forward ?? backward;
+    if (!found) {
+      return null;
+    }
+    const [e, a] = forward
+      ? [found.other, found.value]
+      : [found.value, found.other];
+    const d = compareAll(
+      [[e, a]],
+      expected.positions,
+      actual.positions,
+      context.values,
+      expected.table![0]
+    );
+    if (d.difference) {
+      return { difference: d.difference, notes: [] };
+    }
+    const notes: ValueNote[] = [
+      { code: 'index-as-column', column: String(found.label.name) }
+    ];
+    if (d.flips) {
+      notes.push({ code: 'rounding', count: d.flips, grain: d.grain });
+    }
+    return { difference: null, notes };
+  }
 
   /**
    * The rows both views sampled: their positions, and where each view keeps
@@ -342,14 +514,24 @@ namespace Private {
     }
     const byName = new Map(na.map((n, j) => [n, j]));
     const extra = na.filter(n => !ne.includes(n));
-    if (extra.length) {
-      return { code: 'extra-columns', columns: extra };
-    }
     const dropped = ne.filter(n => !byName.has(n));
     if (dropped.length === ne.length) {
       return { code: 'missing-all-columns', columns: dropped };
     }
+    if (extra.length && dropped.length) {
+      // Columns both taken out and added: another table, not a subset or a superset.
+      return { code: 'extra-columns', columns: extra };
+    }
+    if (extra.length) {
+      notes.push({ code: 'columns-extra', columns: extra });
+    }
     if (dropped.length) {
+      // A column the reference's target makes is part of its result: it must be there.
+      const before = new Set(context.expectedBefore ?? ne);
+      const made = dropped.filter(n => !before.has(n));
+      if (made.length) {
+        return { code: 'missing-columns', columns: made };
+      }
       notes.push({
         code: 'columns-dropped',
         columns: dropped,

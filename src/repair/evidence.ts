@@ -96,6 +96,8 @@ export interface IEffectReport {
   figures: IFigureSummary[];
   /** Which names the cell's code leaves as results and which it only uses as intermediates. */
   roles: Record<string, 'result' | 'intermediate'>;
+  /** What the cell read (names it uses before assigning them), summarised before it ran. */
+  inputs?: Record<string, IValueSummary>;
 }
 
 /** The data digest of a drawn series (a line's y, bar heights, scatter offsets). */
@@ -291,6 +293,12 @@ export interface IReferenceEvidence {
   before: Record<string, string[]>;
   /** The figures its target draws, and whether their data are compared. */
   figures: { summaries: IFigureSummary[]; values: boolean };
+  /**
+   * Whether the reproduced notebook run top to bottom in a fresh kernel crashes
+   * too (notebook-specific cases; 'unknown' when not run): when it is clean, a
+   * clean fresh run of the learner's notebook proves nothing by itself.
+   */
+  reproducedFresh?: 'clean' | 'crashes' | 'unknown';
 }
 
 /**
@@ -419,7 +427,7 @@ export type ValueSide =
   | { code: 'not-there' }
   | {
       code: 'attribute';
-      key: 'fitted' | 'built' | 'weights' | 'params';
+      key: 'fitted' | 'built' | 'weights' | 'params' | 'features';
       value: unknown;
     }
   | { code: 'varying' }
@@ -594,10 +602,12 @@ function renderFigurePart(part: string, __: Translate): string {
 
 /** The word for a model attribute the check compares. */
 function renderAttribute(
-  key: 'fitted' | 'built' | 'weights' | 'params',
+  key: 'fitted' | 'built' | 'weights' | 'params' | 'features',
   __: Translate
 ): string {
   switch (key) {
+    case 'features':
+      return __('input features');
     case 'fitted':
       return __('fitted');
     case 'built':
@@ -685,6 +695,11 @@ export interface IValueNames {
   actual?: string[] | null;
   /** Strings the reference's later cells use. */
   laterStrings?: ReadonlySet<string>;
+  /**
+   * The reference's columns of this name before its target (empty when the
+   * target made the value): only these may be missing from the learner's.
+   */
+  expectedBefore?: string[] | null;
 }
 
 /**
@@ -710,13 +725,20 @@ export function compareValues(
       values: mode === 'values',
       expectedNames: names.expected,
       actualNames: names.actual,
-      laterStrings: names.laterStrings
+      laterStrings: names.laterStrings,
+      expectedBefore: names.expectedBefore
     });
     if (cmp.difference) {
       return { difference: Private.fromView(cmp.difference), notes: [] };
     }
     const notes = [...cmp.notes];
     if (typeA !== typeB) {
+      // Another container says it all: its other shape goes without saying.
+      notes.splice(
+        0,
+        notes.length,
+        ...notes.filter(n => n.code !== 'squeezed')
+      );
       notes.unshift({ code: 'other-type', expected: typeA, actual: typeB });
     }
     return { difference: null, notes };
@@ -880,7 +902,8 @@ export function compareEffects(
     const cmp = compareValues(ref.summary, mine, ref.mode, {
       expected: reference.before?.[name] ?? null,
       actual: effect.before[name] ?? null,
-      laterStrings
+      laterStrings,
+      expectedBefore: reference.before?.[name] ?? []
     });
     if (cmp.difference) {
       out.differences.push({ name, difference: cmp.difference });
@@ -1040,7 +1063,15 @@ namespace Private {
           axes: Array.isArray(f.axes) ? f.axes : []
         }))
       : [];
-    return { changes, after, before, figures, roles };
+    const inputs: Record<string, IValueSummary> = {};
+    if (isObject(v.inputs)) {
+      for (const [k, x] of Object.entries(v.inputs)) {
+        if (isObject(x) && typeof x.type === 'string') {
+          inputs[k] = x as IValueSummary;
+        }
+      }
+    }
+    return { changes, after, before, figures, roles, inputs };
   }
 
   /** A summary's view, when it has a usable one. */
@@ -1072,6 +1103,7 @@ namespace Private {
           { code: 'extra-columns', columns: d.columns }
         );
       case 'missing-all-columns':
+      case 'missing-columns':
         return makeDifference(
           'columns',
           { code: 'columns', columns: d.columns },
@@ -1203,7 +1235,13 @@ namespace Private {
         );
       }
     }
-    for (const key of ['fitted', 'built', 'weights', 'params'] as const) {
+    for (const key of [
+      'fitted',
+      'built',
+      'weights',
+      'params',
+      'features'
+    ] as const) {
       if (e[key] !== undefined && !same(e[key], a[key])) {
         return makeDifference(
           'fitted',

@@ -91,12 +91,6 @@ export type CheckFinding =
   | { code: 'intermediate-missing'; names: string }
   | { code: 'figure-differs'; expectedSide: ValueSide; actualSide: ValueSide }
   | {
-      code: 'caught-other';
-      cell: ICellRef;
-      ename: string;
-      line: number;
-    }
-  | {
       code: 'environment';
       /** Libraries the notebook imports, at other versions than the benchmark's. */
       libraries: Array<{ name: string; found: string | null; pinned: string }>;
@@ -117,6 +111,20 @@ export type CheckFinding =
       actualSide: ValueSide;
     }
   | { code: 'live-effect-missing'; name: string }
+  | {
+      code: 'live-input-differs';
+      name: string;
+      aspect: string;
+      expectedSide: ValueSide;
+      actualSide: ValueSide;
+    }
+  | { code: 'live-input-missing'; name: string }
+  | {
+      code: 'restructured';
+      cell: ICellRef;
+      /** The failing line that is gone, or null when the whole cell was emptied. */
+      statement: string | null;
+    }
   | { code: 'live-unfinished'; stop: RunStop }
   | { code: 'reference-failed'; problem: ReferenceProblem }
   | {
@@ -308,7 +316,7 @@ export function renderFinding(
     case 'same-effect':
       return f.names
         ? __(
-            'After the target cell, the variables the reference fix sets match yours: %1 (type, shape, columns, and values where the reference is deterministic).',
+            'After the target cell, what the reference fix sets matches yours: %1 (element by element where the reference is deterministic, else by type, shape and columns).',
             f.names
           )
         : __(
@@ -327,13 +335,6 @@ export function renderFinding(
         renderValueSide(f.expectedSide, __),
         renderValueSide(f.actualSide, __)
       );
-    case 'caught-other':
-      return __(
-        'Note: %1 caught a %2 at line %3; the reference fix does not, and the result is the same.',
-        renderCell(f.cell, __),
-        f.ename,
-        f.line
-      );
     case 'environment':
       return __(
         'This kernel is not the benchmark’s environment: %1. A repair may behave differently there.',
@@ -350,14 +351,14 @@ export function renderFinding(
       );
     case 'live-swallowed':
       return __(
-        'In your live kernel (replayed in the order your cells last ran), %1 swallowed %2: %3: the state the crash left behind is still there.',
+        'In your live kernel (replayed as it ran), %1 swallowed %2: %3: the state the crash left behind is still there.',
         renderCell(f.cell, __),
         f.ename,
         f.evalue
       );
     case 'live-effect-differs':
       return __(
-        'In your live kernel (replayed in the order your cells last ran), `%1` differs after the target cell (%2): the reference has %3, yours has %4.',
+        'In your live kernel (replayed as it ran), `%1` differs after the target cell (%2): the reference has %3, yours has %4.',
         f.name,
         renderAspect(f.aspect, __),
         renderValueSide(f.expectedSide, __),
@@ -365,9 +366,33 @@ export function renderFinding(
       );
     case 'live-effect-missing':
       return __(
-        'In your live kernel (replayed in the order your cells last ran), `%1` is not defined after the target cell: the state the crash left behind is still there.',
+        'In your live kernel (replayed as it ran), `%1` is not defined after the target cell: the state the crash left behind is still there.',
         f.name
       );
+    case 'live-input-differs':
+      return __(
+        'In your live kernel (replayed as it ran), `%1` is not what a fresh run of your notebook gives the target cell (%2): a fresh run has %3, the live kernel %4. The state the crash left behind is still there.',
+        f.name,
+        renderAspect(f.aspect, __),
+        renderValueSide(f.expectedSide, __),
+        renderValueSide(f.actualSide, __)
+      );
+    case 'live-input-missing':
+      return __(
+        'In your live kernel (replayed as it ran), `%1` is not defined when the target cell runs, though a fresh run of your notebook defines it: the state the crash left behind is still there.',
+        f.name
+      );
+    case 'restructured':
+      return f.statement === null
+        ? __(
+            'The crashing %1 no longer holds code, but after it the reference fix’s results are all there and the same: you computed them another way.',
+            renderCell(f.cell, __)
+          )
+        : __(
+            'In %1 the failing line `%2` is no longer there, but after the cell the reference fix’s results are all there and the same: you computed them another way.',
+            renderCell(f.cell, __),
+            f.statement
+          );
     case 'live-unfinished':
       return __(
         'Your live kernel’s history could not be replayed up to the target cell: %1',
@@ -491,6 +516,32 @@ export function renderNote(
     }
     case 'column-order':
       return __('`%1` has the same columns in another order.', name);
+    case 'columns-extra': {
+      const shown = note.columns.slice(0, 8).map(c => `\`${c}\``);
+      const cols =
+        note.columns.length > 8
+          ? __('%1 and %2 more', shown.join(', '), note.columns.length - 8)
+          : shown.join(', ');
+      return note.columns.length > 1
+        ? __(
+            '`%1` has the extra columns %2; the reference fix’s columns are all there and the same.',
+            name,
+            cols
+          )
+        : __(
+            '`%1` has the extra column %2; the reference fix’s columns are all there and the same.',
+            name,
+            cols
+          );
+    }
+    case 'row-order':
+      return __('`%1` holds the same labelled rows in another order.', name);
+    case 'index-as-column':
+      return __(
+        '`%1` holds the reference fix’s index labels in its column `%2` (or the other way round): the same data.',
+        name,
+        note.column
+      );
     case 'rounding':
       return __(
         '%1 value(s) of `%2` differ from the reference fix’s by one rounding step (%3): an equivalent computation in another order.',

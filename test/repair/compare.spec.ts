@@ -140,13 +140,23 @@ describe('compareViews', () => {
     });
   });
 
-  it('fails a column the reference does not have, and a table with none of its columns', () => {
+  it('notes columns the learner added, and fails a table that both drops and adds', () => {
     const expected = view([A], { names: ['x'] });
     expect(
       compareViews(expected, view([A, B], { names: ['x', 'y'] }), {
         values: true
-      }).difference
-    ).toEqual({ code: 'extra-columns', columns: ['y'] });
+      })
+    ).toEqual({
+      difference: null,
+      notes: [{ code: 'columns-extra', columns: ['y'] }]
+    });
+    expect(
+      compareViews(
+        view([A, B], { names: ['x', 'y'] }),
+        view([A, B], { names: ['x', 'z'] }),
+        { values: true }
+      ).difference
+    ).toEqual({ code: 'extra-columns', columns: ['z'] });
     expect(
       compareViews(
         view([A, B], { names: ['x', 'y'] }),
@@ -155,7 +165,85 @@ describe('compareViews', () => {
           values: true
         }
       ).difference
-    ).toMatchObject({ code: 'extra-columns' });
+    ).toMatchObject({ code: 'missing-all-columns' });
+  });
+
+  it('fails a column the reference’s target makes when it is missing', () => {
+    const expected = view([A, B], { names: ['x', 'risk'] });
+    const actual = view([A], { names: ['x'] });
+    expect(
+      compareViews(expected, actual, { values: true, expectedBefore: ['x'] })
+        .difference
+    ).toEqual({ code: 'missing-columns', columns: ['risk'] });
+  });
+
+  it('takes the same labelled rows in another order as the same data', () => {
+    const labels = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const indexed = (values: number[], order: number[]): IValueView => ({
+      ...view([order.map(i => values[i])], { names: ['v'] }),
+      index: {
+        hash: order.join(''),
+        n: 6,
+        samples: order.map(i => labels[i]),
+        sortedHash: 'abcdef'
+      },
+      byLabel: { columns: [column(values, 'v')] }
+    });
+    const expected = indexed(A, [0, 1, 2, 3, 4, 5]);
+    const shuffled = indexed(A, [3, 0, 5, 1, 4, 2]);
+    expect(compareViews(expected, shuffled, { values: true })).toEqual({
+      difference: null,
+      notes: [{ code: 'row-order' }]
+    });
+    // The same order of labels with the values moved between them is not.
+    const moved = {
+      ...shuffled,
+      byLabel: { columns: [column([...A].reverse(), 'v')] }
+    };
+    expect(
+      compareViews(expected, moved, { values: true }).difference
+    ).toMatchObject({
+      code: 'index'
+    });
+  });
+
+  it('takes index labels held in a column (groupby as_index=False) as the same data', () => {
+    const text = (
+      samples: string[],
+      name: string | null,
+      hash: string
+    ): IColumnDigest => ({
+      name,
+      kind: 'text',
+      samples,
+      hash
+    });
+    const labels = ['n', 's', 'e', 'w', 'c', 'x'];
+    const series: IValueView = {
+      ...view([A]),
+      index: { hash: 'L', n: 6, samples: labels }
+    };
+    const frame: IValueView = {
+      shape: [6, 2],
+      table: [6, 2],
+      columns: [text(labels, 'region', 'L'), column(A, 'kwh')],
+      names: true,
+      index: null,
+      positions: series.positions
+    };
+    expect(compareViews(series, frame, { values: true })).toEqual({
+      difference: null,
+      notes: [{ code: 'index-as-column', column: 'region' }]
+    });
+    const wrong: IValueView = {
+      ...frame,
+      columns: [text(labels, 'region', 'L'), column(B, 'kwh')]
+    };
+    expect(
+      compareViews(series, wrong, { values: true }).difference
+    ).toMatchObject({
+      code: 'at'
+    });
   });
 
   it('tells other index labels apart (grouped by another column)', () => {
@@ -196,10 +284,19 @@ describe('compareViews', () => {
       ]);
     });
 
-    it('refuses many elements one grain apart', () => {
+    it('accepts up to a quarter of the elements one grain apart (halves rounded the other way)', () => {
       const result = compareViews(
         view([rounded], { grain: 0.1 }),
         view([flipped(40)], { grain: 0.1 }),
+        { values: true }
+      );
+      expect(result.difference).toBeNull();
+    });
+
+    it('refuses more than a quarter one grain apart (another rounding mode)', () => {
+      const result = compareViews(
+        view([rounded], { grain: 0.1 }),
+        view([flipped(120)], { grain: 0.1 }),
         { values: true }
       );
       expect(result.difference).not.toBeNull();

@@ -22,6 +22,20 @@ const MADE_UP = [
   "avg_by_region = homes['monthly_kwh'].mean().round(1)",
   'avg_by_region'
 ].join('\n');
+/** A cell magic that hands the repaired cell's text to a shell that does nothing. */
+const SCRIPT = [
+  '%%script true',
+  "avg_by_region = homes.groupby('region')['monthly_kwh'].mean().round(1)",
+  'avg_by_region.sort_values(ascending=False)'
+].join('\n');
+/** The repaired statement on one line under a condition that is never true. */
+const IF_FALSE =
+  "if False: avg_by_region = homes.groupby('region')['monthly_kwh'].mean().round(1)";
+/** The right values in another container: a one-column frame for the reference's Series. */
+const OTHER_TYPE = [
+  "avg_by_region = homes.groupby('region')[['monthly_kwh']].mean().round(1)",
+  "avg_by_region.sort_values('monthly_kwh', ascending=False)"
+].join('\n');
 const ALTERNATIVE = [
   "avg_by_region = homes.groupby(homes['region'])['monthly_kwh'].mean().round(1)",
   'avg_by_region.sort_values(ascending=False)'
@@ -83,7 +97,7 @@ test('a swallowed crash and a made-up value fail, a genuine alternative passes',
   );
   await expect(
     reasons.filter({
-      hasText: 'the reference fix sets match yours: `avg_by_region`'
+      hasText: 'what the reference fix sets matches yours: `avg_by_region`'
     })
   ).toHaveCount(1);
   // What the learner typed is intact.
@@ -95,4 +109,51 @@ test('a swallowed crash and a made-up value fail, a genuine alternative passes',
   await expect(view.locator('.jp-Junobench-revealException')).toContainText(
     'KeyError'
   );
+});
+
+test('a cell magic and a one-line dead branch fail with their sentence, another container passes with its difference noted', async ({
+  page
+}) => {
+  const { checkBar } = await openDemoCase(page, CASE);
+  const check = checkBar.getByRole('button', { name: 'Check my fix' });
+  const result = checkBar.locator('.jp-Junobench-checkResult');
+  const reasons = checkBar.locator('.jp-Junobench-checkReasons li');
+  await expect(check).toBeEnabled({ timeout: SLOW });
+
+  // %%script true: the repaired statement is text handed to a shell, never Python.
+  await page.notebook.setCell(TARGET, 'code', SCRIPT);
+  await check.click();
+  await expect(result).toHaveText(
+    'Not solved: the repair hides the crash instead of fixing it.',
+    { timeout: SLOW }
+  );
+  await expect(reasons.first()).toContainText(
+    'never ran as Python: the cell magic %%script hands the cell’s text to something else'
+  );
+
+  // `if False: stmt` on one line: the line's header runs, the statement does not.
+  await page.notebook.setCell(TARGET, 'code', IF_FALSE);
+  await check.click();
+  await expect(reasons.first()).toContainText(
+    'never ran from a fresh kernel: code that does not run cannot fix the crash',
+    { timeout: SLOW }
+  );
+  await expect(result).toHaveText(
+    'Not solved: the repair hides the crash instead of fixing it.'
+  );
+
+  // The same values in a one-column frame instead of a Series: solved, the difference said.
+  await page.notebook.setCell(TARGET, 'code', OTHER_TYPE);
+  await check.click();
+  await expect(result).toHaveText(
+    'Solved, with differences noted: your repair runs from a fresh kernel and computes what the reference fix computes; what it does differently is listed below.',
+    { timeout: SLOW }
+  );
+  await expect(
+    reasons.filter({
+      hasText:
+        '`avg_by_region` is a pandas.DataFrame where the reference fix has a pandas.Series, with the same values.'
+    })
+  ).toHaveCount(1);
+  expect(await page.notebook.getCellTextInput(TARGET)).toBe(OTHER_TYPE);
 });
