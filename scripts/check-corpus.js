@@ -172,7 +172,7 @@ function agentEntries(only, books) {
   const standInCases = [...new Set(judgements.filter(e => e.runnable === 'stand-in').map(e => e.case))];
   if (standInCases.length) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'junobench-standin-'));
-    const made = spawnSync('python', [path.join(ROOT, 'tests', '_standin.py'), dir, '--cases', standInCases.join(',')], {
+    const made = spawnSync('python', [path.join(ROOT, 'tests', '_standin.py'), dir, '--cases', standInCases.join(','), '--derive-fixed'], {
       encoding: 'utf8'
     });
     if (made.status !== 0) {

@@ -83,9 +83,11 @@ else
   echo "skipping the real JunoBench cases: $SHARED is absent"
 fi
 
-step "check corpus up to date (scripts/make_check_corpus.py --check)" python scripts/make_check_corpus.py --check
-# Every learner repair of the corpus, and the real cases' fixed notebooks, through junobench check.
-step "check corpus (junobench check on 165 repairs, 100% agreement)" node scripts/check-corpus.js --jobs 2 --json junobench-check-corpus.json
+step "check corpora up to date (make_check_corpus.py, make_fair_corpus.py --check)" bash -c 'python scripts/make_check_corpus.py --check && python scripts/make_fair_corpus.py --check'
+# Every repair of the corpora through junobench check: the mutation corpus (exact statuses), the
+# fair corpus written independently of the check, and the LLM agents' real repairs of the real
+# cases in ../shared with our judgement of each (pass or fail must agree, 100%).
+step "check corpora (junobench check: mutation, fair, agents; 100% agreement)" node scripts/check-corpus.js --jobs 2 --json junobench-check-corpus.json
 
 step "sparse fetch benchmark (2 cases against a full clone of the fixture)" python scripts/benchmark-fetch.py
 

@@ -171,7 +171,7 @@ const FINDINGS: Array<[CheckFinding, string]> = [
   ],
   [
     { code: 'live-swallowed', cell: C6, ename: 'E', evalue: 'V' },
-    'In your live kernel (replayed as it ran), cell 7 [4] swallowed E: V: the state the crash left behind is still there.'
+    'In your live kernel (replayed as it ran), cell 7 [4] caught E: V when it ran again.'
   ],
   [
     {

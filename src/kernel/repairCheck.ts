@@ -359,22 +359,23 @@ namespace Private {
       .map(c => c.execution_count)
       .filter((n): n is number => typeof n === 'number');
     const toLearner = alignNotebooks(reproduced, learner);
-    // The saved prompts continue the crash's history unless a cell the learner left alone
-    // got another prompt within the recorded ones: then the learner started a new session
+    // The saved prompts continue the crash's history unless a cell got a prompt within the
+    // recorded ones other than its recorded prompt: then the learner started a new session
     // (a restart, "run all") and the prompts are that session's whole history. (A cell run
     // again in the same session gets a prompt above the recorded ones.)
     const recorded = counts.length ? Math.max(...counts) : 0;
-    const continues = reproduced.cells.every((cell, r) => {
-      const j = toLearner.forward(r);
-      const mine = j === null ? null : learner.cells[j];
-      return (
-        cell.cell_type !== 'code' ||
-        typeof cell.execution_count !== 'number' ||
-        !mine ||
+    const continues = learner.cells.every((mine, j) => {
+      if (
+        mine.cell_type !== 'code' ||
         typeof mine.execution_count !== 'number' ||
-        Private.code(mine) !== Private.code(cell) ||
-        mine.execution_count === cell.execution_count ||
         mine.execution_count > recorded
+      ) {
+        return true;
+      }
+      const r = toLearner.backward(j);
+      return (
+        r !== null &&
+        reproduced.cells[r].execution_count === mine.execution_count
       );
     });
     const replayed = continues ? recorded : 0;

@@ -23,7 +23,7 @@ import { alignNotebooks, codeTokens, dice } from './align';
 import type { AlignMethod } from './align';
 import {
   compareEffects,
-  compareValues,
+  compareInputs,
   exceptionKey,
   lineEvidence,
   readProbeReport,
@@ -488,7 +488,7 @@ export function judgeRepair(
       ...Private.liveFindings(plan, evidence.live, evidence.reference, fresh)
     );
   }
-  const restructured = Private.restructured(plan, extra);
+  const restructured = Private.restructured(plan, extra, run);
   if (evidence.environment) {
     const env = evidence.environment;
     if (env.libraries.length || env.python) {
@@ -631,8 +631,12 @@ namespace Private {
    */
   export function restructured(
     plan: ICheckPlan,
-    extra: IExtra[]
+    extra: IExtra[],
+    run: IRunResult
   ): IExtra | null {
+    if (run.status !== 'completed' || run.steps.some(r => r.error)) {
+      return null;
+    }
     const guard = plan.guard.find(g => g.kind !== 'reference-unaligned');
     if (
       !guard ||
@@ -677,7 +681,10 @@ namespace Private {
     const steps = live.run?.steps.filter(r => r.step.isTarget) ?? [];
     const last = steps[steps.length - 1];
     if (!live.learnerRanTarget || !last) {
-      return [{ status: 'not-run-live', finding: { code: 'nb-live-not-run' } }];
+      // The target was not run since the crash: what the saved notebook shows of it.
+      return plan.live === 'error'
+        ? [{ status: 'fails-live', finding: { code: 'nb-live-error' } }]
+        : [{ status: 'not-run-live', finding: { code: 'nb-live-not-run' } }];
     }
     if (last.error) {
       return [{ status: 'fails-live', finding: { code: 'nb-live-error' } }];
@@ -692,8 +699,10 @@ namespace Private {
         )
       : undefined;
     if (swallowed) {
+      // Said, not failed by itself: a cell made safe to run again may catch the re-run's
+      // error; whether the state it leaves is right is what the comparisons below judge.
       out.push({
-        status: 'fails-live',
+        status: null,
         finding: {
           code: 'live-swallowed',
           cell: name,
@@ -707,9 +716,7 @@ namespace Private {
     const inputs = report?.effect?.inputs ?? {};
     for (const [n, expected] of Object.entries(fresh?.inputs ?? {})) {
       const mine = inputs[n];
-      const d = mine
-        ? compareValues(expected, mine, 'structure').difference
-        : null;
+      const d = mine ? compareInputs(expected, mine) : null;
       if (!mine || d) {
         out.push({
           status: 'fails-live',

@@ -94,6 +94,7 @@ export type ViewDifference =
   | { code: 'table'; expected: number[]; actual: number[] }
   | { code: 'extra-columns'; columns: string[] }
   | { code: 'missing-columns'; columns: string[] }
+  | { code: 'kept-columns'; columns: string[] }
   | { code: 'missing-all-columns'; columns: string[] }
   | { code: 'kind'; column: string | null; expected: string; actual: string }
   | { code: 'nan'; column: string | null; expected: number; actual: number }
@@ -523,6 +524,12 @@ namespace Private {
       return { code: 'extra-columns', columns: extra };
     }
     if (extra.length) {
+      // A column the reference's target took out is part of what it does: keeping it is not.
+      const before = new Set(context.expectedBefore ?? []);
+      const kept = extra.filter(n => before.has(n));
+      if (kept.length) {
+        return { code: 'kept-columns', columns: kept };
+      }
       notes.push({ code: 'columns-extra', columns: extra });
     }
     if (dropped.length) {

@@ -767,6 +767,32 @@ export function compareValues(
 }
 
 /**
+ * How an input of the live kernel's target differs from a fresh run's: by
+ * structure, and for a fitted estimator by how many features it was fitted on
+ * (a model refitted on a broken table). Null when they are alike.
+ */
+export function compareInputs(
+  fresh: IValueSummary,
+  live: IValueSummary
+): IValueDifference | null {
+  const d = compareValues(fresh, live, 'structure').difference;
+  if (d) {
+    return d;
+  }
+  if (
+    fresh.features !== undefined &&
+    !Private.sameJSON(fresh.features, live.features)
+  ) {
+    return makeDifference(
+      'fitted',
+      { code: 'attribute', key: 'features', value: fresh.features },
+      { code: 'attribute', key: 'features', value: live.features }
+    );
+  }
+  return null;
+}
+
+/**
  * How the learner's figures differ from the reference's, or null: as many
  * figures, axes, lines, bars and points, with the same data where `values`
  * (titles, labels and styles are not compared).
@@ -927,6 +953,10 @@ export function compareEffects(
 }
 
 namespace Private {
+  export function sameJSON(a: unknown, b: unknown): boolean {
+    return JSON.stringify(a) === JSON.stringify(b);
+  }
+
   export function isObject(v: unknown): v is Record<string, unknown> {
     return v !== null && typeof v === 'object' && !Array.isArray(v);
   }
@@ -1097,6 +1127,7 @@ namespace Private {
           { code: 'shape', shape: d.actual }
         );
       case 'extra-columns':
+      case 'kept-columns':
         return makeDifference(
           'columns',
           { code: 'no-more-columns' },
@@ -1235,13 +1266,7 @@ namespace Private {
         );
       }
     }
-    for (const key of [
-      'fitted',
-      'built',
-      'weights',
-      'params',
-      'features'
-    ] as const) {
+    for (const key of ['fitted', 'built', 'weights', 'params'] as const) {
       if (e[key] !== undefined && !same(e[key], a[key])) {
         return makeDifference(
           'fitted',

@@ -351,7 +351,7 @@ export function renderFinding(
       );
     case 'live-swallowed':
       return __(
-        'In your live kernel (replayed as it ran), %1 swallowed %2: %3: the state the crash left behind is still there.',
+        'In your live kernel (replayed as it ran), %1 caught %2: %3 when it ran again.',
         renderCell(f.cell, __),
         f.ename,
         f.evalue

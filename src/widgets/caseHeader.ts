@@ -396,6 +396,7 @@ export class CaseHeader extends Panel {
     this._result.dataset.passed = state.verdict
       ? String(state.verdict.passed)
       : '';
+    this._result.dataset.grade = state.verdict?.grade ?? '';
     this._hints.textContent = '';
     for (const hint of state.hints) {
       const item = document.createElement('li');

@@ -19,7 +19,9 @@ import type {
   CompareMode,
   IEffectReport,
   IProbeReport,
+  ITracedException,
   ITraceReport,
+  IUnit,
   IValueSummary
 } from '../../src/repair/evidence';
 import { cellRef } from '../../src/i18n';
@@ -277,7 +279,8 @@ describe('readProbeReport', () => {
         after: { x: { type: 'builtins.int', value: 1 } },
         before: {},
         figures: [],
-        roles: {}
+        roles: {},
+        inputs: {}
       }
     });
   });
@@ -547,5 +550,348 @@ describe('judgeRepair', () => {
     );
     expect(plan.guard).toEqual([]);
     expect(plan.repairedLine).toBe(1);
+  });
+});
+
+/** A unit of code as the probe reports it. */
+function unit(
+  line: number,
+  text: string,
+  ran: boolean,
+  kind = 'Assign',
+  endLine = line
+): IUnit {
+  return {
+    id: line * 100 + text.length,
+    kind,
+    line,
+    endLine,
+    nested: false,
+    text,
+    ran
+  };
+}
+
+/** The fixed target's units, every one that ran. */
+const RAN = [
+  unit(1, "sales = sales.sort_values(['store', 'date'])", true),
+  unit(
+    3,
+    "sales['units_lag1'] = sales.groupby('store')['units_sold'].shift(1)",
+    true
+  ),
+  unit(
+    4,
+    "sales['units_lag7'] = sales.groupby('store')['units_sold'].shift(7)",
+    true
+  ),
+  unit(5, 'sales = sales.dropna()', true),
+  unit(6, 'sales.shape', true, 'Expr')
+];
+
+/** A probe report of the new probe: units, exceptions by class, the effect on `sales`. */
+function probeOf(
+  units: IUnit[],
+  exceptions: ITracedException[] = [],
+  after: Record<string, IValueSummary> = { sales: SALES }
+): IProbeReport {
+  return {
+    trace: trace({ units, exceptions, instrumented: true }),
+    effect: effect({ sales: 'rebound' }, after)
+  };
+}
+
+/** A genuine builtins exception seen in the traced cell. */
+function raised(
+  ename: string,
+  over: Partial<ITracedException> = {}
+): ITracedException {
+  return {
+    ename,
+    evalue: 'V',
+    line: 3,
+    key: `builtins.${ename}`,
+    genuine: true,
+    mro: [ename, 'Exception', 'BaseException', 'object'],
+    benign: false,
+    inCell: true,
+    thread: false,
+    cellCount: 4,
+    function: '<module>',
+    ...over
+  };
+}
+
+describe('judgeRepair on units of code, classes and values', () => {
+  const judge = (
+    target: string,
+    probe: IProbeReport,
+    reference = REFERENCE
+  ) => {
+    const { plan } = pandasLearner(target);
+    return judgeRepair(
+      plan,
+      runWith(plan, probe),
+      { notebookSpecific: false },
+      {
+        reference
+      }
+    );
+  };
+
+  it.each<[string, string, IProbeReport, string, string | null]>([
+    ['every unit ran', FIXED_TARGET, probeOf(RAN), 'solved', null],
+    [
+      'the repaired statement on one line under if False',
+      FIXED_TARGET,
+      probeOf([
+        ...RAN.filter(u => u.line !== 3),
+        unit(3, "if False: sales['units_lag1'] = 0", true, 'If'),
+        unit(
+          3,
+          "sales['units_lag1'] = sales.groupby('store')['units_sold'].shift(1)",
+          false
+        )
+      ]),
+      'hidden-crash',
+      'not-executed'
+    ],
+    [
+      'a cell magic: no unit of code holds the line',
+      `%%script true\n${FIXED_TARGET}`,
+      probeOf([
+        unit(
+          1,
+          "get_ipython().run_cell_magic('script', 'true', '...')",
+          true,
+          'Expr'
+        )
+      ]),
+      'hidden-crash',
+      'not-python'
+    ],
+    [
+      'a KeyError caught by a helper of another cell',
+      FIXED_TARGET,
+      probeOf(RAN, [
+        raised('KeyError', { inCell: false, function: 'quietly', cellCount: 2 })
+      ]),
+      'hidden-crash',
+      'swallowed'
+    ],
+    [
+      'a look-alike StopIteration (a KeyError subclass) is not benign',
+      FIXED_TARGET,
+      probeOf(RAN, [
+        raised('StopIteration', {
+          key: '__main__.StopIteration',
+          genuine: false,
+          mro: ['StopIteration', 'KeyError', 'LookupError', 'Exception']
+        })
+      ]),
+      'hidden-crash',
+      'swallowed'
+    ],
+    [
+      'the real StopIteration of a generator is benign',
+      FIXED_TARGET,
+      probeOf(RAN, [raised('StopIteration', { benign: true })]),
+      'solved',
+      null
+    ]
+  ])('%s → %s', (_, target, probe, status, first) => {
+    const verdict = judge(target, probe);
+    expect(verdict.status).toBe(status);
+    if (first) {
+      expect(verdict.findings[0].code).toBe(first);
+    }
+  });
+
+  it('says where a swallowed exception was caught', () => {
+    const verdict = judge(
+      FIXED_TARGET,
+      probeOf(RAN, [raised('ValueError', { thread: true, inCell: false })])
+    );
+    expect(verdict.findings[0]).toMatchObject({
+      code: 'swallowed',
+      where: 'thread'
+    });
+    expect(renderVerdict(verdict).reasons[0]).toMatch(
+      /in another thread and lost there/
+    );
+  });
+
+  it('grades the same values in another container as solved, with the difference noted', () => {
+    const view = (type: string): IValueSummary => ({
+      type,
+      view: {
+        shape: [3],
+        table: [3, 1],
+        columns: [
+          {
+            name: null,
+            kind: 'num',
+            samples: [1, 2, 3],
+            nan: 0,
+            sum: 6,
+            abs: 6,
+            wsum: 9,
+            min: 1,
+            max: 3
+          }
+        ],
+        names: false,
+        index: null,
+        positions: [0, 1, 2]
+      }
+    });
+    const reference = referenceEvidence(
+      {
+        trace: trace({}),
+        effect: effect({ sales: 'rebound' }, { sales: view('numpy.ndarray') })
+      },
+      {
+        trace: trace({}),
+        effect: effect({ sales: 'rebound' }, { sales: view('numpy.ndarray') })
+      },
+      [],
+      ['sales']
+    );
+    const verdict = judge(
+      FIXED_TARGET,
+      probeOf(RAN, [], { sales: view('builtins.list') }),
+      reference
+    );
+    expect(verdict).toMatchObject({
+      passed: true,
+      noted: true,
+      grade: 'solved-with-differences'
+    });
+    expect(renderVerdict(verdict).headline).toMatch(
+      /^Solved, with differences noted/
+    );
+    expect(renderVerdict(verdict).reasons).toContain(
+      '`sales` is a list where the reference fix has a numpy.ndarray, with the same values.'
+    );
+  });
+
+  it('lets a removed failing line pass when every result is there and the same', () => {
+    // The lags computed in a cell inserted above; the crashing cell keeps the rest.
+    const target = [
+      "sales = sales.sort_values(['store', 'date'])",
+      'sales = sales.dropna()',
+      'sales.shape'
+    ].join('\n');
+    const { plan } = pandasLearner(target);
+    expect(plan.guard.map(g => g.kind)).toEqual(['failing-line-removed']);
+    const verdict = judgeRepair(
+      plan,
+      runWith(plan, probeOf([unit(1, 'x', true)])),
+      { notebookSpecific: false },
+      { reference: REFERENCE }
+    );
+    expect(verdict).toMatchObject({ passed: true, noted: true });
+    expect(verdict.findings.map(f => f.code)).toContain('restructured');
+    // The same removal with another result stays a hidden crash.
+    const other = judgeRepair(
+      plan,
+      runWith(
+        plan,
+        probeOf([unit(1, 'x', true)], [], {
+          sales: { ...SALES, shape: [10, 8] }
+        })
+      ),
+      { notebookSpecific: false },
+      { reference: REFERENCE }
+    );
+    expect(other.status).toBe('hidden-crash');
+  });
+});
+
+describe('judgeRepair on the live kernel of a notebook-specific case', () => {
+  const { plan } = pandasLearner(FIXED_TARGET);
+  const run = runWith(plan, probeOf(RAN));
+  const live = (probe: IProbeReport | null, learnerRanTarget = true) => ({
+    learnerRanTarget,
+    run: probe ? runWith(plan, probe) : null
+  });
+  const judged = (
+    liveEvidence: ReturnType<typeof live>,
+    reproducedFresh: 'clean' | 'crashes' = 'clean'
+  ) =>
+    judgeRepair(
+      plan,
+      run,
+      { notebookSpecific: true },
+      {
+        reference: { ...REFERENCE, reproducedFresh },
+        live: liveEvidence
+      }
+    );
+
+  it.each<[string, ReturnType<typeof live>, string, string | null]>([
+    ['a live kernel that ran the fix', live(probeOf(RAN)), 'solved', null],
+    [
+      'a target never run since the crash',
+      live(null, false),
+      'not-run-live',
+      'nb-live-not-run'
+    ],
+    [
+      'a re-run’s error caught by a cell made safe to run again, the state right',
+      live(probeOf(RAN, [raised('KeyError')])),
+      'solved',
+      null
+    ],
+    [
+      'a re-run’s error swallowed, the result left wrong',
+      live(
+        probeOf(RAN, [raised('KeyError')], {
+          sales: { ...SALES, shape: [3, 8] }
+        })
+      ),
+      'fails-live',
+      'live-effect-differs'
+    ],
+    [
+      'the result missing in the live kernel',
+      live(probeOf(RAN, [], {})),
+      'fails-live',
+      'live-effect-missing'
+    ]
+  ])('%s → %s', (_, liveEvidence, status, first) => {
+    const verdict = judged(liveEvidence);
+    expect(verdict.status).toBe(status);
+    if (first) {
+      expect(verdict.findings[0].code).toBe(first);
+    }
+  });
+
+  it('compares what the target reads live with what a fresh run gives it', () => {
+    const withInputs = (features: number): IProbeReport => {
+      const p = probeOf(RAN);
+      p.effect!.inputs = {
+        model: { type: 'sklearn.Model', fitted: true, features }
+      };
+      return p;
+    };
+    const verdict = judgeRepair(
+      plan,
+      runWith(plan, withInputs(4)),
+      { notebookSpecific: true },
+      {
+        reference: { ...REFERENCE, reproducedFresh: 'clean' },
+        live: live(withInputs(3))
+      }
+    );
+    expect(verdict.status).toBe('fails-live');
+    expect(verdict.findings[0]).toMatchObject({
+      code: 'live-input-differs',
+      name: 'model'
+    });
+  });
+
+  it('only says the live kernel where the reproduced notebook’s own fresh run crashes too', () => {
+    expect(judged(live(null, false), 'crashes').status).toBe('solved');
   });
 });
