@@ -835,6 +835,57 @@ def roles(source):
     return out
 
 
+def column_roles(source):
+    """For each frame a cell adds columns to (``df['c'] = ...``), which of those columns are
+    results and which intermediates. A column is an intermediate when a later statement of the
+    cell feeds the frame on as a whole, before any rebinding of it: a subscript that is not one
+    other column (``df[X.columns]``, ``df[cols]``, a list holding the column) or the bare frame as
+    a call's argument (``model.predict(df)``): a feature built to be used. Otherwise it is a
+    result (``df = df.dropna()`` carries it on; ``df['other']`` or ``df.groupby(...)`` leave it)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return {}
+    body = tree.body
+
+    def feeds(stmt, frame, column):
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == frame \
+                    and isinstance(node.ctx, ast.Load):
+                key = node.slice
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    continue
+                if isinstance(key, (ast.List, ast.Tuple)) and all(
+                        isinstance(k, ast.Constant) for k in key.elts) and column not in [k.value for k in key.elts]:
+                    continue
+                return True
+            if isinstance(node, ast.Call) and any(
+                    isinstance(a, ast.Name) and a.id == frame for a in [*node.args, *(k.value for k in node.keywords)]):
+                return True
+        return False
+
+    out = {}
+    for i, st in enumerate(body):
+        if not isinstance(st, (ast.Assign, ast.AugAssign)):
+            continue
+        targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+        for t in targets:
+            if not (isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)):
+                continue
+            key = t.slice
+            if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                continue
+            frame, role = t.value.id, "result"
+            for later in body[i + 1:]:
+                if feeds(later, frame, key.value):
+                    role = "intermediate"
+                    break
+                if isinstance(later, ast.Assign) and any(isinstance(x, ast.Name) and x.id == frame for x in later.targets):
+                    break
+            out.setdefault(frame, {})[key.value] = role
+    return out
+
+
 def reads(source):
     """The names a cell's code reads before it assigns them: what the cell takes as input."""
     try:
@@ -1029,6 +1080,7 @@ def stop():
                        for k, v in before.items() if isinstance(v[1].get("columns"), list)},
             "figures": state.get("figures") or [],
             "roles": roles(state.get("transformed") or ""),
+            "columnRoles": column_roles(state.get("transformed") or ""),
             "inputs": state.get("inputs") or {},
         }
     keep = state.get("hidden0")

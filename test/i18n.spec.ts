@@ -67,6 +67,32 @@ const Y = { type: 'DATAFRAME', shape: [10, 1], columns: ['A'] };
 const FINDINGS: Array<[CheckFinding, string]> = [
   [
     {
+      code: 'live-input-differs',
+      name: 'M',
+      aspect: 'fitted',
+      expectedSide: { code: 'attribute', key: 'features', value: 4 },
+      actualSide: { code: 'attribute', key: 'features', value: 3 }
+    },
+    'In your live kernel (replayed as it ran), `M` is not what a fresh run of your notebook gives the target cell (fitted): a fresh run has input features 4, the live kernel input features 3. The state the crash left behind is still there.'
+  ],
+  [
+    { code: 'live-input-missing', name: 'M' },
+    'In your live kernel (replayed as it ran), `M` is not defined when the target cell runs, though a fresh run of your notebook defines it: the state the crash left behind is still there.'
+  ],
+  [
+    { code: 'live-unreplayed' },
+    'Your live kernel’s history, as the notebook saved it, does not lead to the clean run of the target it shows (a cell edited after it ran?): the check goes by the saved output there.'
+  ],
+  [
+    { code: 'restructured', cell: C6, statement: 'X = 1' },
+    'In cell 7 [4] the failing line `X = 1` is no longer there, but after the cell the reference fix’s results are all there and the same: you computed them another way.'
+  ],
+  [
+    { code: 'restructured', cell: C6, statement: null },
+    'The crashing cell 7 [4] no longer holds code, but after it the reference fix’s results are all there and the same: you computed them another way.'
+  ],
+  [
+    {
       code: 'not-python',
       cell: C6,
       line: 2,
@@ -795,7 +821,11 @@ const FINDING_CODES: Codes<CheckFinding> = {
   'live-swallowed': true,
   'live-effect-differs': true,
   'live-effect-missing': true,
-  'live-unfinished': true
+  'live-unfinished': true,
+  'live-input-differs': true,
+  'live-input-missing': true,
+  'live-unreplayed': true,
+  restructured: true
 };
 const EXPLANATION_CODES: Codes<ExplanationLine> = {
   'no-crash': true,

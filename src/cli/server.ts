@@ -101,10 +101,23 @@ export async function startServer(options: {
   const settings = settingsFor(url, token);
   const deadline = Date.now() + (options.timeoutMs ?? 60000);
   let exited: number | null = null;
+  let failed: Error | null = null;
   child.on('exit', code => {
     exited = code ?? -1;
   });
+  // A missing `jupyter` command is an 'error' event, not an exit: say so instead of crashing.
+  child.on('error', reason => {
+    failed = reason;
+  });
   for (;;) {
+    if (failed !== null) {
+      const reason = failed as NodeJS.ErrnoException;
+      throw new Error(
+        reason.code === 'ENOENT'
+          ? `cannot start a Jupyter server: the command "${options.command ?? 'jupyter'}" was not found (activate the environment that has JupyterLab, e.g. . .venv/bin/activate)`
+          : `cannot start a Jupyter server: ${reason.message}`
+      );
+    }
     if (exited !== null) {
       throw new Error(
         `jupyter server exited with code ${exited} before answering:\n${stderr}`

@@ -197,12 +197,10 @@ export async function runRepairCheck(
         ? Private.learnReference(options)
         : Promise.resolve({ evidence: cached, error: undefined });
     const want = cached ? Object.keys(cached.effects) : undefined;
-    // The live kernel is evidence only where the reproduced notebook's own fresh
-    // run is clean (a known reference says so before the run).
+    // The live kernel is replayed only when the learner ran the target again (else it
+    // is not run at all): the judge decides whether it is evidence.
     const livePromise: Promise<ILiveEvidence | null> =
-      options.notebookSpecific &&
-      plan.targetCellIndex !== null &&
-      cached?.reproducedFresh !== 'crashes'
+      options.notebookSpecific && plan.targetCellIndex !== null
         ? Private.liveReplay(options, plan, want)
         : Promise.resolve(null);
     const [run, outcome, live] = await Promise.all([

@@ -29,7 +29,11 @@ import {
   readProbeReport,
   swallowedExceptions
 } from './evidence';
-import type { IEffectReport, IReferenceEvidence } from './evidence';
+import type {
+  IEffectReport,
+  IProbeReport,
+  IReferenceEvidence
+} from './evidence';
 import { cellRef } from '../i18n';
 import type { ICellRef } from '../i18n';
 import { english, renderFinding, renderStatus } from './findings';
@@ -380,6 +384,16 @@ export function judgeRepair(
     const name = cellRef(i, result.step.executionCount);
     const report = readProbeReport(result.probe);
     const failed = !!result.error;
+    // An empty (or comments-only) cell runs nothing: there is nothing to trace in it (an
+    // emptied target is still judged by the state after it).
+    const noCode = !Private.hasCode(result.step.source);
+    if (noCode && !result.step.isTarget) {
+      continue;
+    }
+    if (noCode && report?.effect && !failed) {
+      extra.push(...Private.targetEffect(evidence, report, name));
+      continue;
+    }
     if (
       !report?.trace ||
       (!failed && report.trace.units === null && !report.trace.lines.length) ||
@@ -440,24 +454,7 @@ export function judgeRepair(
       }
     }
     if (result.step.isTarget && !failed) {
-      if (!evidence.reference) {
-        extra.push({
-          status: 'no-reference',
-          finding: {
-            code: 'reference-failed',
-            problem: evidence.referenceError ?? { code: 'not-run' }
-          }
-        });
-      } else if (!report.effect) {
-        extra.push({
-          status: 'not-checked',
-          finding: { code: 'no-evidence', cell: name }
-        });
-      } else {
-        extra.push(
-          ...Private.effectFindings(evidence.reference, report.effect)
-        );
-      }
+      extra.push(...Private.targetEffect(evidence, report, name));
     }
   }
   if (
@@ -478,9 +475,12 @@ export function judgeRepair(
   // does not show (a re-run, a cell run early): the fresh run proves nothing, the live
   // kernel must be right too. Where the fresh run of the reproduced notebook crashes as
   // well, the learner's clean fresh run is the evidence, and the live kernel is only said.
+  // Where the fresh run is evidence by itself, a learner who ran the target again live
+  // and saw it "run clean" is still held to what that live run left.
   const liveRequired =
     options.notebookSpecific &&
-    (evidence.reference?.reproducedFresh ?? 'clean') !== 'crashes';
+    ((evidence.reference?.reproducedFresh ?? 'clean') !== 'crashes' ||
+      !!evidence.live?.learnerRanTarget);
   if (liveRequired && evidence.live && evidence.reference) {
     const target = run.steps.filter(r => r.step.isTarget).pop();
     const fresh = readProbeReport(target?.probe)?.effect ?? null;
@@ -529,6 +529,11 @@ export function renderVerdict(
 }
 
 namespace Private {
+  /** Whether a cell's source holds code (not only blank lines and comments). */
+  export function hasCode(source: string): boolean {
+    return source.split('\n').some(l => l.trim() && !/^\s*#/.test(l));
+  }
+
   /** Lines that show the cell still crashes or is just commented away. */
   const COMMENT = /^\s*#/;
 
@@ -543,6 +548,33 @@ namespace Private {
     finding: CheckFinding;
     /** A difference noted beside a pass (it makes a pass "solved, with differences noted"). */
     note?: boolean;
+  }
+
+  /**
+   * The target's effect against the reference's, or why it cannot be compared.
+   */
+  export function targetEffect(
+    evidence: IRepairEvidence,
+    report: IProbeReport,
+    name: ICellRef
+  ): IExtra[] {
+    if (!evidence.reference) {
+      return [
+        {
+          status: 'no-reference',
+          finding: {
+            code: 'reference-failed',
+            problem: evidence.referenceError ?? { code: 'not-run' }
+          }
+        }
+      ];
+    }
+    if (!report.effect) {
+      return [
+        { status: 'not-checked', finding: { code: 'no-evidence', cell: name } }
+      ];
+    }
+    return effectFindings(evidence.reference, report.effect);
   }
 
   /**
@@ -687,7 +719,11 @@ namespace Private {
         : [{ status: 'not-run-live', finding: { code: 'nb-live-not-run' } }];
     }
     if (last.error) {
-      return [{ status: 'fails-live', finding: { code: 'nb-live-error' } }];
+      // The saved notebook shows a clean last run that its own history cannot give (a cell
+      // edited after it ran, a run not saved): the saved output is all there is to go by.
+      return plan.live === 'ok'
+        ? [{ status: null, finding: { code: 'live-unreplayed' } }]
+        : [{ status: 'fails-live', finding: { code: 'nb-live-error' } }];
     }
     const name = cellRef(last.step.cellIndex, last.step.executionCount);
     const report = readProbeReport(last.probe);

@@ -136,6 +136,8 @@ export interface IViewContext {
    * learner took out must be one of these (one the target itself makes must be there).
    */
   expectedBefore?: string[] | null;
+  /** Columns the reference's target makes only to use them on the way (may be missing). */
+  intermediateColumns?: string[];
   /** Compare values (true) or only the structure (a reference that is not deterministic). */
   values: boolean;
 }
@@ -534,7 +536,10 @@ namespace Private {
     }
     if (dropped.length) {
       // A column the reference's target makes is part of its result: it must be there.
-      const before = new Set(context.expectedBefore ?? ne);
+      const before = new Set([
+        ...(context.expectedBefore ?? ne),
+        ...(context.intermediateColumns ?? [])
+      ]);
       const made = dropped.filter(n => !before.has(n));
       if (made.length) {
         return { code: 'missing-columns', columns: made };

@@ -98,6 +98,8 @@ export interface IEffectReport {
   roles: Record<string, 'result' | 'intermediate'>;
   /** What the cell read (names it uses before assigning them), summarised before it ran. */
   inputs?: Record<string, IValueSummary>;
+  /** Per frame the cell adds columns to: which of those columns are results, which intermediates. */
+  columnRoles?: Record<string, Record<string, 'result' | 'intermediate'>>;
 }
 
 /** The data digest of a drawn series (a line's y, bar heights, scatter offsets). */
@@ -291,6 +293,8 @@ export interface IReferenceEvidence {
   laterStrings: string[];
   /** Column names of the frames before its target, to name arrays made from them. */
   before: Record<string, string[]>;
+  /** Columns its target adds that it only uses on the way (they may be missing). */
+  intermediateColumns?: Record<string, string[]>;
   /** The figures its target draws, and whether their data are compared. */
   figures: { summaries: IFigureSummary[]; values: boolean };
   /**
@@ -358,6 +362,12 @@ export function referenceEvidence(
     usedLater: usedLater.sort(),
     laterStrings: [...laterStrings].sort(),
     before: first.effect?.before ?? {},
+    intermediateColumns: Object.fromEntries(
+      Object.entries(first.effect?.columnRoles ?? {}).map(([frame, cols]) => [
+        frame,
+        Object.keys(cols).filter(c => cols[c] === 'intermediate')
+      ])
+    ),
     figures: {
       summaries: figures,
       values: again !== null && compareFigures(figures, again, true) === null
@@ -700,6 +710,8 @@ export interface IValueNames {
    * target made the value): only these may be missing from the learner's.
    */
   expectedBefore?: string[] | null;
+  /** Columns the reference's target makes only on the way: they may be missing too. */
+  intermediateColumns?: string[];
 }
 
 /**
@@ -726,7 +738,8 @@ export function compareValues(
       expectedNames: names.expected,
       actualNames: names.actual,
       laterStrings: names.laterStrings,
-      expectedBefore: names.expectedBefore
+      expectedBefore: names.expectedBefore,
+      intermediateColumns: names.intermediateColumns
     });
     if (cmp.difference) {
       return { difference: Private.fromView(cmp.difference), notes: [] };
@@ -929,7 +942,8 @@ export function compareEffects(
       expected: reference.before?.[name] ?? null,
       actual: effect.before[name] ?? null,
       laterStrings,
-      expectedBefore: reference.before?.[name] ?? []
+      expectedBefore: reference.before?.[name] ?? [],
+      intermediateColumns: reference.intermediateColumns?.[name] ?? []
     });
     if (cmp.difference) {
       out.differences.push({ name, difference: cmp.difference });
@@ -1101,7 +1115,20 @@ namespace Private {
         }
       }
     }
-    return { changes, after, before, figures, roles, inputs };
+    const columnRoles: Record<string, Record<string, 'result' | 'intermediate'>> = {};
+    if (isObject(v.columnRoles)) {
+      for (const [frame, cols] of Object.entries(v.columnRoles)) {
+        if (isObject(cols)) {
+          columnRoles[frame] = {};
+          for (const [c, r] of Object.entries(cols)) {
+            if (r === 'result' || r === 'intermediate') {
+              columnRoles[frame][c] = r;
+            }
+          }
+        }
+      }
+    }
+    return { changes, after, before, figures, roles, inputs, columnRoles };
   }
 
   /** A summary's view, when it has a usable one. */

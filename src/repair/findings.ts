@@ -119,6 +119,7 @@ export type CheckFinding =
       actualSide: ValueSide;
     }
   | { code: 'live-input-missing'; name: string }
+  | { code: 'live-unreplayed' }
   | {
       code: 'restructured';
       cell: ICellRef;
@@ -381,6 +382,10 @@ export function renderFinding(
       return __(
         'In your live kernel (replayed as it ran), `%1` is not defined when the target cell runs, though a fresh run of your notebook defines it: the state the crash left behind is still there.',
         f.name
+      );
+    case 'live-unreplayed':
+      return __(
+        'Your live kernel’s history, as the notebook saved it, does not lead to the clean run of the target it shows (a cell edited after it ran?): the check goes by the saved output there.'
       );
     case 'restructured':
       return f.statement === null

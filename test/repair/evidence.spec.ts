@@ -280,7 +280,8 @@ describe('readProbeReport', () => {
         before: {},
         figures: [],
         roles: {},
-        inputs: {}
+        inputs: {},
+        columnRoles: {}
       }
     });
   });
@@ -893,5 +894,44 @@ describe('judgeRepair on the live kernel of a notebook-specific case', () => {
 
   it('only says the live kernel where the reproduced notebook’s own fresh run crashes too', () => {
     expect(judged(live(null, false), 'crashes').status).toBe('solved');
+  });
+});
+
+describe('judgeRepair on cells with no code', () => {
+  it('an empty code cell that never ran leaves the verdict alone', () => {
+    const nb = load('pandas_1', 'fixed');
+    nb.cells.push({
+      cell_type: 'code',
+      source: '',
+      execution_count: null,
+      outputs: [],
+      metadata: {}
+    });
+    nb.cells.splice(2, 0, {
+      cell_type: 'code',
+      source: '# TODO\n',
+      execution_count: null,
+      outputs: [],
+      metadata: {}
+    });
+    const plan = planCheck(
+      nb,
+      {
+        reproduced: load('pandas_1', 'reproduced'),
+        fixed: load('pandas_1', 'fixed')
+      },
+      { notebookSpecific: false }
+    );
+    // Both cells are in play (added) and traced, and they report nothing.
+    expect(plan.traced.length).toBeGreaterThan(1);
+    const verdict = judgeRepair(
+      plan,
+      runWith(plan, probeOf(RAN)),
+      { notebookSpecific: false },
+      {
+        reference: REFERENCE
+      }
+    );
+    expect(verdict.status).toBe('solved');
   });
 });

@@ -1,0 +1,2774 @@
+#!/usr/bin/env python3
+"""Write the fair corpus: learner repairs of the demo cases, each with the verdict a teacher expects.
+
+    python scripts/make_fair_corpus.py              # (re)write test/fair-corpus/ from the entries below
+    python scripts/make_fair_corpus.py --check      # exit 1 when the files on disk differ from that
+    python scripts/make_fair_corpus.py --record     # re-run the live sessions whose recording is stale
+    python scripts/make_fair_corpus.py --validate   # run every notebook from a fresh kernel and judge it
+    python scripts/make_fair_corpus.py --measure    # run `junobench check` on every entry, table
+
+The corpus measures "Check my fix" from outside: it is written from classes of behaviour (what a
+learner, a teacher or an automated repair tool does with a crashing notebook), never from the
+rules of the check itself. Every entry starts from a demo case's `<case>_reproduced.ipynb`, edits
+cells as the variant says and then replays a JupyterLab session:
+
+* the recorded history of the reproduced notebook runs first (cells in execution-count order, a
+  cell marked `[reexecute]` twice), as in the practice room, so the learner's counts continue
+  after the recorded ones;
+* then the learner's steps run: the cells they ran, in the order they ran them, with the source
+  the cell had at that moment; `RESTART` starts a new kernel (counts restart at 1, outputs stay)
+  and `CLEAR` clears every output and count (Restart Kernel and Clear Outputs).
+
+A cell keeps the count and outputs of its last run; a cell edited afterwards keeps them too; a
+never-run cell has `execution_count: null` and no outputs; an empty cell that is "run" is cleared
+(as JupyterLab does). The outputs of the learner's steps come from a real kernel: `--record`
+executes each session (history + steps) in a fresh kernel whose working directory is a copy of
+the case folder and stores what the kernel sent back in `test/fair-corpus/recorded-sessions.json`
+(images stored once, by hash). Writing the corpus is then deterministic: the notebooks are a pure
+function of this script, the demo casebook and that recording; a stale or missing recording is an
+error that names the entries to re-record.
+
+`--validate` checks the corpus independently of the check: every `pass` entry must run clean top
+to bottom in a fresh kernel and agree with the reference fixed notebook's own fresh run (the text
+outputs of the cells from the crashing cell on, and a per-case probe of the key results run after
+the last cell); every cheat must not raise the original crash in a fresh run (for
+`cheat-live-swallow`, the saved live history must show the crashing cell ran clean) and, unless it
+says why, must compute something other than the reference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import uuid
+from collections import Counter, defaultdict
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parent.parent
+CASEBOOK = ROOT / 'demo' / 'casebook'
+BENCHMARK = CASEBOOK / 'benchmark'
+OUT = ROOT / 'test' / 'fair-corpus'
+RECORDING = OUT / 'recorded-sessions.json'
+MANIFEST = OUT / 'manifest.json'
+
+CLASSES = (
+    'fair-reference', 'fair-alternative', 'harness',
+    'cheat-magic', 'cheat-dead-code', 'cheat-unread-effect', 'cheat-untraced-frame',
+    'cheat-exception-name', 'cheat-pooled-values', 'cheat-live-swallow', 'cheat-plain',
+    # A defensible rewrite whose crashing cell no longer computes its own result: not solved by the
+    # check's contract (docs/threat-model.md), judged so by the lead.
+    'contract-other-result',
+)
+
+Key = int | str
+"""A cell of a variant: int = index of the cell in the reproduced notebook, str = a new cell."""
+
+
+# --------------------------------------------------------------------------------------------
+# Cases
+# --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Case:
+    """A demo case: where it crashes and what to compare after it."""
+
+    name: str
+    target: int
+    """Index (in the reproduced notebook) of the cell whose error output is the recorded crash."""
+    compare_from: int
+    """First cell whose fresh outputs are compared with the reference (the crash or its cause)."""
+    probe: Mapping[str, str]
+    """Name -> Python expression evaluated after the last cell: the key results of the case."""
+
+
+CASES: dict[str, Case] = {c.name: c for c in (
+    Case('numpy_1', 4, 4, {
+        'Z': '_fc_arr(Z)',
+        'centroids': '_fc_arr(centroids)',
+        'accuracy': 'float((pred == y_test).mean())',
+    }),
+    Case('numpy_2', 5, 5, {
+        'course_grade': '_fc_arr(course_grade, 6)',
+    }),
+    Case('pandas_1', 5, 5, {
+        'lags': "_fc_arr(sales.sort_values(['store', 'date'])[['units_lag1', 'units_lag7']], 6)",
+        'rows': 'int(len(sales))',
+        'coef': '_fc_arr(reg.coef_, 6)',
+        'r2': 'round(float(reg.score(X[~early], y[~early])), 9)',
+    }),
+    Case('pandas_2', 6, 6, {
+        'avg_by_region': '_fc_series(avg_by_region)',
+    }),
+    Case('sklearn_1', 7, 7, {
+        'risk': "_fc_arr(new_patients.sort_index()['risk'], 9)",
+    }),
+    Case('sklearn_2', 7, 7, {
+        'y_pred': '_fc_arr(y_pred, 6)',
+        'mae': 'round(float(mean_absolute_error(y_test, y_pred)), 6)',
+    }),
+    Case('matplotlib_1', 6, 6, {
+        'figures': '_fc_figs',
+        'val_loss': '_fc_arr(val_loss)',
+    }),
+    Case('NBspecific_1', 6, 6, {
+        'X_train_s': '_fc_arr(X_train_s, 6)',
+        'coef': '_fc_arr(model.coef_, 6)',
+        'pred': '_fc_arr(pred, 6)',
+    }),
+    Case('NBspecific_2', 4, 4, {
+        'features': 'list(X.columns)',
+        'coef': '_fc_arr(clf.coef_, 6)',
+        'pred': '[int(v) for v in pred]',
+    }),
+    Case('NBspecific_3', 7, 4, {
+        'n_features': 'int(X.shape[1])',
+        'coef': '_fc_arr(model.coef_, 6)',
+        'pred': '[str(v) for v in pred]',
+        'submission': 'submission.astype(str).values.tolist()',
+    }),
+)}
+
+
+def case_dir(case: str) -> Path:
+    """The demo case folder."""
+    return BENCHMARK / case
+
+
+def load_nb(case: str, kind: str) -> dict:
+    """`kind` = 'reproduced' or 'fixed': the demo notebook as a plain dict."""
+    path = case_dir(case) / f'{case}_{kind}.ipynb'
+    return json.loads(path.read_text(encoding='utf-8'))
+
+
+def src_text(cell: Mapping) -> str:
+    """A cell's source as one string (nbformat stores a list of lines or a string)."""
+    s = cell.get('source', '')
+    return ''.join(s) if isinstance(s, list) else s
+
+
+def crash_of(case: str) -> tuple[str, str, int]:
+    """(ename, evalue, execution count) of the recorded crash."""
+    cell = load_nb(case, 'reproduced')['cells'][CASES[case].target]
+    err = [o for o in cell['outputs'] if o['output_type'] == 'error']
+    assert err, f'{case}: the target cell has no error output'
+    return err[0]['ename'], err[0]['evalue'], cell['execution_count']
+
+
+def fixed_keys(case: str) -> list[Key]:
+    """For each cell of the fixed notebook, the key of the same cell in the reproduced notebook.
+
+    Cells are matched by id where the ids agree, else by position (numpy_2 has no ids and
+    sklearn_2's fixed notebook was saved with ids of its own; both keep the cell layout).
+    """
+    repro, fixed = load_nb(case, 'reproduced')['cells'], load_nb(case, 'fixed')['cells']
+    by_id = {c.get('id'): i for i, c in enumerate(repro) if c.get('id')}
+    if all(c.get('id') in by_id for c in fixed):
+        return [by_id[c['id']] for c in fixed]
+    assert len(fixed) == len(repro), f'{case}: cannot match the fixed cells'
+    return list(range(len(fixed)))
+
+
+# --------------------------------------------------------------------------------------------
+# Drafts: the edited notebook, cell by cell
+# --------------------------------------------------------------------------------------------
+
+@dataclass
+class DraftCell:
+    """A cell of a variant while it is being edited."""
+
+    key: Key
+    cell_type: str
+    source: str
+    cell_id: str | None
+    metadata: dict = field(default_factory=dict)
+
+
+class Draft:
+    """The learner's edits to a copy of the reproduced notebook."""
+
+    def __init__(self, case: str, variant: str) -> None:
+        nb = load_nb(case, 'reproduced')
+        self.case, self.variant = case, variant
+        self.nbformat_minor: int = nb['nbformat_minor']
+        self.metadata: dict = copy.deepcopy(nb['metadata'])
+        self.cells = [DraftCell(i, c['cell_type'], src_text(c), c.get('id'),
+                                copy.deepcopy(c.get('metadata', {})))
+                      for i, c in enumerate(nb['cells'])]
+        self.id_mode = 'keep'
+
+    # -- lookup --------------------------------------------------------------------------
+    def index(self, key: Key) -> int:
+        """Position of the cell `key`."""
+        for i, c in enumerate(self.cells):
+            if c.key == key:
+                return i
+        raise KeyError(f'{self.case}/{self.variant}: no cell {key!r}')
+
+    def cell(self, key: Key) -> DraftCell:
+        """The cell `key`."""
+        return self.cells[self.index(key)]
+
+    def src(self, key: Key) -> str:
+        """Current source of the cell `key`."""
+        return self.cell(key).source
+
+    def keys(self) -> list[Key]:
+        """Keys in notebook order."""
+        return [c.key for c in self.cells]
+
+    # -- edits ---------------------------------------------------------------------------
+    def set(self, key: Key, source: str) -> None:
+        """Replace the source of `key`."""
+        self.cell(key).source = source
+
+    def replace(self, key: Key, old: str, new: str) -> None:
+        """Replace a piece of text in `key` (it must be there)."""
+        cell = self.cell(key)
+        assert old in cell.source, f'{self.case}/{self.variant}: {old!r} not in cell {key!r}'
+        cell.source = cell.source.replace(old, new)
+
+    def _new(self, key: Key, source: str, cell_type: str) -> DraftCell:
+        assert key not in self.keys(), f'duplicate key {key!r}'
+        cid = None
+        if self.nbformat_minor >= 5:
+            # JupyterLab gives new cells a random id; ours is derived from the names (stable)
+            cid = hashlib.sha1(f'{self.case}/{self.variant}/{key}'.encode()).hexdigest()[:8]
+        return DraftCell(key, cell_type, source, cid, {})
+
+    def insert_before(self, anchor: Key, key: Key, source: str, cell_type: str = 'code') -> None:
+        """Insert a new cell above `anchor`."""
+        self.cells.insert(self.index(anchor), self._new(key, source, cell_type))
+
+    def insert_after(self, anchor: Key, key: Key, source: str, cell_type: str = 'code') -> None:
+        """Insert a new cell below `anchor`."""
+        self.cells.insert(self.index(anchor) + 1, self._new(key, source, cell_type))
+
+    def append(self, key: Key, source: str, cell_type: str = 'code') -> None:
+        """Add a new cell at the end."""
+        self.cells.append(self._new(key, source, cell_type))
+
+    def delete(self, key: Key) -> None:
+        """Delete the cell `key`."""
+        del self.cells[self.index(key)]
+
+    def move_before(self, key: Key, anchor: Key) -> None:
+        """Cut the cell `key` and paste it above `anchor`."""
+        cell = self.cells.pop(self.index(key))
+        self.cells.insert(self.index(anchor), cell)
+
+    def move_after(self, key: Key, anchor: Key) -> None:
+        """Cut the cell `key` and paste it below `anchor`."""
+        cell = self.cells.pop(self.index(key))
+        self.cells.insert(self.index(anchor) + 1, cell)
+
+    # -- whole-notebook transformations (repair tools, harnesses) -------------------------
+    def strip_ids(self) -> None:
+        """Save as nbformat 4.4: no cell ids."""
+        self.id_mode = 'strip'
+
+    def fresh_ids(self) -> None:
+        """Every cell gets a new uuid-style id (the notebook was re-created by a tool)."""
+        self.id_mode = 'fresh'
+
+    def drop_markdown(self) -> None:
+        """Remove every markdown cell."""
+        self.cells = [c for c in self.cells if c.cell_type != 'markdown']
+
+    def header_comments(self) -> None:
+        """Prefix every code cell with a header comment (after a cell magic line, if any)."""
+        n = 0
+        for c in self.cells:
+            if c.cell_type != 'code':
+                continue
+            n += 1
+            header = f'# [step {n}] reviewed by the repair harness'
+            if c.source.startswith('%%'):
+                first, _, rest = c.source.partition('\n')
+                c.source = f'{first}\n{header}\n{rest}'
+            else:
+                c.source = f'{header}\n{c.source}'
+
+    def reference_fix(self) -> None:
+        """Apply the reference fix: the fixed notebook's sources, and its cell order."""
+        keys = fixed_keys(self.case)
+        fixed = load_nb(self.case, 'fixed')['cells']
+        for key, cell in zip(keys, fixed, strict=True):
+            self.set(key, src_text(cell))
+        order = {k: i for i, k in enumerate(keys)}
+        if all(c.key in order for c in self.cells):
+            self.cells.sort(key=lambda c: order[c.key])
+
+
+# --------------------------------------------------------------------------------------------
+# Sessions: what the learner ran
+# --------------------------------------------------------------------------------------------
+
+RESTART = 'RESTART'
+"""Step: restart the kernel (counts restart at 1; outputs stay in the notebook)."""
+CLEAR = 'CLEAR'
+"""Step: clear every output and count (Restart Kernel and Clear Outputs of All Cells)."""
+ALL = 'ALL'
+"""Step: run every code cell top to bottom (Run All Cells)."""
+
+
+@dataclass(frozen=True)
+class From:
+    """Step: run the code cell `key` and every code cell below it (Run Selected Cell and All Below)."""
+
+    key: Key
+
+
+@dataclass(frozen=True)
+class Run:
+    """Step: run the cell `key` with `source`, the text it had then (the learner edited it later)."""
+
+    key: Key
+    source: str
+
+
+Step = int | str | From | Run
+
+
+# --------------------------------------------------------------------------------------------
+# Entries
+# --------------------------------------------------------------------------------------------
+
+@dataclass
+class Entry:
+    """One notebook of the corpus and the verdict a teacher expects for it."""
+
+    case: str
+    variant: str
+    cls: str
+    expected: str
+    note: bool | None
+    why: str
+    edit: Callable[[Draft], None] | None = None
+    steps: Sequence[Step] = ()
+    from_fixed: bool = False
+    """The reference fixed notebook itself, byte for byte."""
+    differs: Mapping[Key, str] = field(default_factory=dict)
+    """Pass entries: compared cells whose text output legitimately differs (key -> why)."""
+    probe_differs: Mapping[str, str] = field(default_factory=dict)
+    """Pass entries: probe items that legitimately differ (name -> why)."""
+    tolerance: float = 0.0
+    """Extra absolute tolerance on probe numbers (a last-digit difference flipped by `.round(1)`)."""
+    prelude: str = ''
+    """Code run before the probe (e.g. the learner kept the result under another name)."""
+    fresh_same: str | None = None
+    """Fail entries: why a fresh run computes the same as the reference (only live history differs)."""
+    crash_ok: str | None = None
+    """Fail entries: why a fresh run may still raise the original crash (somewhere else)."""
+
+    @property
+    def name(self) -> str:
+        """`case/variant`."""
+        return f'{self.case}/{self.variant}'
+
+    @property
+    def notebook(self) -> str:
+        """Path of the notebook relative to the corpus folder."""
+        return f'{self.case}/{self.variant}.ipynb'
+
+
+def draft_of(entry: Entry) -> Draft:
+    """The entry's edited notebook (sources only)."""
+    d = Draft(entry.case, entry.variant)
+    if entry.edit:
+        entry.edit(d)
+    return d
+
+
+def resolve_steps(entry: Entry, d: Draft) -> list[tuple]:
+    """The learner's steps as ('run', key, source) / ('restart',) / ('clear',)."""
+    out: list[tuple] = []
+    code = [c for c in d.cells if c.cell_type == 'code']
+    for s in entry.steps:
+        if s == RESTART:
+            out.append(('restart',))
+        elif s == CLEAR:
+            out.append(('clear',))
+        elif s == ALL:
+            out += [('run', c.key, c.source) for c in code]
+        elif isinstance(s, From):
+            start = d.index(s.key)
+            out += [('run', c.key, c.source) for c in d.cells[start:] if c.cell_type == 'code']
+        elif isinstance(s, Run):
+            out.append(('run', s.key, s.source))
+        else:
+            cell = d.cell(s)
+            assert cell.cell_type == 'code', f'{entry.name}: step {s!r} is not a code cell'
+            out.append(('run', s, cell.source))
+    return out
+
+
+def history_of(case: str) -> list[tuple[int, str, int]]:
+    """The recorded run of the reproduced notebook: (key, source, count), in execution order."""
+    cells = load_nb(case, 'reproduced')['cells']
+    runs = sorted((c['execution_count'], i) for i, c in enumerate(cells)
+                  if c['cell_type'] == 'code' and c.get('execution_count') is not None)
+    hist: list[tuple[int, str, int]] = []
+    for count, i in runs:
+        source = src_text(cells[i])
+        if '[reexecute]' in source.split('\n', 1)[0]:
+            hist.append((i, source, count - 1))  # JunoBench: run twice in a row, last count shown
+        hist.append((i, source, count))
+    assert [h[2] for h in hist] == list(range(1, len(hist) + 1)), f'{case}: history has gaps'
+    return hist
+
+
+def fingerprint(entry: Entry, steps: list[tuple]) -> str:
+    """What the recording of a session depends on."""
+    payload = {'case': entry.case, 'history': [(k, s) for k, s, _ in history_of(entry.case)],
+               'steps': [list(s) for s in steps], 'version': 1}
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+# --------------------------------------------------------------------------------------------
+# Assembling a notebook
+# --------------------------------------------------------------------------------------------
+
+def new_id(entry: Entry, i: int) -> str:
+    """A fresh uuid-shaped cell id, derived from the entry (deterministic)."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f'fair-corpus/{entry.name}/{i}'))
+
+
+def assemble(entry: Entry, d: Draft, results: list[dict | None]) -> tuple[dict, list[Key]]:
+    """The saved notebook after the session, and the key of each of its cells."""
+    repro = load_nb(entry.case, 'reproduced')
+    state: dict[Key, tuple[int | None, list]] = {}
+    for i, c in enumerate(repro['cells']):
+        if c['cell_type'] == 'code':
+            state[i] = (c.get('execution_count'), copy.deepcopy(c.get('outputs', [])))
+    steps = resolve_steps(entry, d)
+    assert len(steps) == len(results), entry.name
+    for step, res in zip(steps, results, strict=True):
+        if step[0] == 'run':
+            assert res is not None
+            state[step[1]] = (res['count'], copy.deepcopy(res['outputs']))
+        elif step[0] == 'clear':
+            state = {k: (None, []) for k in state}
+    cells = []
+    for n, c in enumerate(d.cells):
+        cell: dict[str, Any] = {'cell_type': c.cell_type, 'metadata': copy.deepcopy(c.metadata),
+                                'source': c.source}
+        if c.cell_type == 'code':
+            count, outputs = state.get(c.key, (None, []))
+            cell['execution_count'] = count
+            cell['outputs'] = outputs
+        if d.id_mode == 'keep' and d.nbformat_minor >= 5:
+            cell['id'] = c.cell_id
+        elif d.id_mode == 'fresh':
+            cell['id'] = new_id(entry, n)
+        cells.append(cell)
+    minor = 4 if d.id_mode == 'strip' else (5 if d.id_mode == 'fresh' else d.nbformat_minor)
+    nb = {'cells': cells, 'metadata': copy.deepcopy(d.metadata), 'nbformat': 4,
+          'nbformat_minor': minor}
+    return nb, d.keys()
+
+
+def to_text(nb: dict) -> str:
+    """The notebook file's text, exactly as JupyterLab/nbformat write it."""
+    node = nbformat.from_dict(nb)
+    nbformat.validate(node)
+    return nbformat.writes(node) + '\n'
+
+
+# --------------------------------------------------------------------------------------------
+# Recording (real kernel)
+# --------------------------------------------------------------------------------------------
+
+def stage(case: str, tmp: str) -> str:
+    """Copy the case's data and README into a scratch folder: the kernel's working directory.
+
+    A scratch copy, because some variants write files (`%%writefile`) where they run.
+    """
+    work = Path(tmp) / case
+    work.mkdir(parents=True)
+    shutil.copytree(case_dir(case) / 'data', work / 'data')
+    shutil.copy(case_dir(case) / 'README.md', work / 'README.md')
+    return str(work)
+
+
+class Kernel:
+    """A fresh IPython kernel driven through nbclient, one cell at a time."""
+
+    def __init__(self, cwd: str) -> None:
+        from nbclient import NotebookClient
+        self.nb = nbformat.v4.new_notebook()
+        self.nb.metadata['kernelspec'] = {'name': 'python3', 'display_name': 'Python 3',
+                                          'language': 'python'}
+        self.client = NotebookClient(self.nb, timeout=300, startup_timeout=300,
+                                     kernel_name='python3', allow_errors=True, record_timing=False,
+                                     resources={'metadata': {'path': cwd}})
+        for attempt in range(3):  # the machine is shared: a kernel may be slow to come up
+            self._ctx = self.client.setup_kernel()
+            try:
+                self._ctx.__enter__()
+                break
+            except RuntimeError:
+                if attempt == 2:
+                    raise
+
+    def run(self, source: str, store_history: bool = True) -> nbformat.NotebookNode:
+        """Execute `source` as a cell; the cell with its count and outputs."""
+        cell = nbformat.v4.new_code_cell(source)
+        self.nb.cells.append(cell)
+        self.client.execute_cell(cell, len(self.nb.cells) - 1, store_history=store_history)
+        return cell
+
+    def close(self) -> None:
+        """Shut the kernel down."""
+        self._ctx.__exit__(None, None, None)
+
+
+def clean_outputs(outputs: Iterable[Mapping]) -> list[dict]:
+    """Outputs as JupyterLab saves them: plain dicts, adjacent same-name streams merged."""
+    out: list[dict] = []
+    for o in outputs:
+        o = json.loads(json.dumps(o))
+        o.pop('transient', None)
+        if (o['output_type'] == 'stream' and out and out[-1]['output_type'] == 'stream'
+                and out[-1]['name'] == o['name']):
+            out[-1]['text'] += o['text']
+            continue
+        out.append(o)
+    return out
+
+
+def record_session(job: tuple[str, str, list[tuple]]) -> tuple[str, list[dict | None]]:
+    """Run history + learner steps of one entry; the learner steps' counts and outputs."""
+    name, case, steps = job
+    with tempfile.TemporaryDirectory() as tmp:
+        cwd = stage(case, tmp)
+        kernel = Kernel(cwd)
+        try:
+            last = None
+            for _key, source, count in history_of(case):
+                last = kernel.run(source)
+                assert last.execution_count == count, f'{name}: history count drifted'
+            ename, evalue, _ = crash_of(case)
+            errs = [o for o in last.outputs if o.output_type == 'error']
+            assert errs and errs[0].ename == ename and errs[0].evalue == evalue, \
+                f'{name}: replaying the history did not reproduce the crash'
+            results: list[dict | None] = []
+            for step in steps:
+                if step[0] == 'restart':
+                    kernel.close()
+                    kernel = Kernel(cwd)
+                    results.append(None)
+                elif step[0] == 'clear':
+                    results.append(None)
+                elif not step[2].strip():
+                    results.append({'count': None, 'outputs': []})  # JupyterLab: empty cell cleared
+                else:
+                    cell = kernel.run(step[2])
+                    results.append({'count': cell.execution_count,
+                                    'outputs': clean_outputs(cell.outputs)})
+        finally:
+            kernel.close()
+    return name, results
+
+
+BLOB_MIN = 2000
+"""Output data longer than this (images) is stored once in the recording, by hash."""
+
+
+def pack(results: list[dict | None], blobs: dict[str, str]) -> list[dict | None]:
+    """Move big output data into `blobs`, leaving 'blob:<sha>' references."""
+    out = copy.deepcopy(results)
+    for r in out:
+        for o in (r or {}).get('outputs', []):
+            for mime, val in o.get('data', {}).items():
+                if isinstance(val, str) and len(val) > BLOB_MIN:
+                    sha = hashlib.sha256(val.encode()).hexdigest()[:16]
+                    blobs[sha] = val
+                    o['data'][mime] = f'blob:{sha}'
+    return out
+
+
+def unpack(results: list[dict | None], blobs: Mapping[str, str]) -> list[dict | None]:
+    """Inverse of `pack`."""
+    out = copy.deepcopy(results)
+    for r in out:
+        for o in (r or {}).get('outputs', []):
+            for mime, val in o.get('data', {}).items():
+                if isinstance(val, str) and val.startswith('blob:'):
+                    o['data'][mime] = blobs[val[5:]]
+    return out
+
+
+def load_recording() -> dict:
+    """The stored sessions ({'sessions': {name: {...}}, 'blobs': {...}})."""
+    if RECORDING.exists():
+        return json.loads(RECORDING.read_text(encoding='utf-8'))
+    return {'sessions': {}, 'blobs': {}}
+
+
+def save_recording(rec: dict) -> None:
+    """Write the recording deterministically (sorted, unused blobs dropped)."""
+    used = set()
+    for s in rec['sessions'].values():
+        for r in s['results']:
+            for o in (r or {}).get('outputs', []):
+                for val in o.get('data', {}).values():
+                    if isinstance(val, str) and val.startswith('blob:'):
+                        used.add(val[5:])
+    rec = {'description': 'Live JupyterLab sessions of the fair-corpus entries, as a real kernel '
+                          'answered them; written by scripts/make_fair_corpus.py --record.',
+           'sessions': dict(sorted(rec['sessions'].items())),
+           'blobs': {k: v for k, v in sorted(rec['blobs'].items()) if k in used}}
+    OUT.mkdir(parents=True, exist_ok=True)
+    RECORDING.write_text(json.dumps(rec, indent=1, sort_keys=True, ensure_ascii=False) + '\n',
+                         encoding='utf-8')
+
+
+def record(entries: list[Entry], force: bool, jobs: int) -> int:
+    """Re-record the sessions that are missing or stale."""
+    rec = load_recording()
+    todo = []
+    for e in entries:
+        if e.from_fixed:
+            continue
+        steps = resolve_steps(e, draft_of(e))
+        fp = fingerprint(e, steps)
+        have = rec['sessions'].get(e.name)
+        if force or not have or have['fingerprint'] != fp:
+            todo.append((e, steps, fp))
+    names = {e.name for e in entries}
+    rec['sessions'] = {k: v for k, v in rec['sessions'].items() if k in names}
+    print(f'recording {len(todo)} session(s) with {jobs} kernel(s)', flush=True)
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = {pool.submit(record_session, (e.name, e.case, steps)): (e, fp)
+                   for e, steps, fp in todo}
+        failed = []
+        for fut in futures:
+            e, fp = futures[fut]
+            try:
+                name, results = fut.result()
+            except Exception as exc:  # keep the other sessions; report this one
+                failed.append(e.name)
+                print(f'  FAILED {e.name}: {exc}', flush=True)
+                continue
+            rec['sessions'][name] = {'fingerprint': fp, 'results': pack(results, rec['blobs'])}
+            print(f'  recorded {name}', flush=True)
+    save_recording(rec)
+    return 1 if failed else 0
+
+
+# --------------------------------------------------------------------------------------------
+# Writing and checking
+# --------------------------------------------------------------------------------------------
+
+def build(entry: Entry, rec: Mapping) -> tuple[dict, list[Key]]:
+    """The entry's notebook and its cell keys (raises when the recording is stale)."""
+    if entry.from_fixed:
+        return load_nb(entry.case, 'fixed'), fixed_keys(entry.case)
+    d = draft_of(entry)
+    steps = resolve_steps(entry, d)
+    have = rec['sessions'].get(entry.name)
+    if not have or have['fingerprint'] != fingerprint(entry, steps):
+        raise StaleRecording(entry.name)
+    return assemble(entry, d, unpack(have['results'], rec['blobs']))
+
+
+class StaleRecording(Exception):
+    """The session of an entry must be re-recorded (--record)."""
+
+
+def manifest(entries: list[Entry]) -> dict:
+    """The manifest: one row per entry."""
+    return {
+        'description': (
+            'Fair corpus for "Check my fix": learner repairs of the demo casebook '
+            '(demo/casebook) with the verdict a teacher expects. expected = pass|fail; note '
+            '(passes only) = true when the pass should come with a remark that something '
+            'differs from the reference (type, shape, columns, row order, an intermediate '
+            'variable not kept), false for a plain pass, null for fails. Written by '
+            'scripts/make_fair_corpus.py from hand-written edits and a live session per entry '
+            '(outputs as a real kernel answered them: recorded-sessions.json). Check each '
+            'notebook with: node bin/junobench.js check demo/casebook <case> '
+            'test/fair-corpus/<notebook>'),
+        'entries': [{
+            'case': e.case, 'variant': e.variant, 'class': e.cls, 'notebook': e.notebook,
+            'expected': e.expected, 'note': e.note, 'why': e.why,
+        } for e in entries],
+    }
+
+
+def render(entries: list[Entry]) -> dict[Path, str]:
+    """Every file of the corpus (except the recording) and its text."""
+    rec = load_recording()
+    files: dict[Path, str] = {}
+    stale = []
+    for e in entries:
+        try:
+            nb, _ = build(e, rec)
+        except StaleRecording:
+            stale.append(e.name)
+            continue
+        files[OUT / e.notebook] = (case_dir(e.case) / f'{e.case}_fixed.ipynb').read_text(
+            encoding='utf-8') if e.from_fixed else to_text(nb)
+    if stale:
+        raise SystemExit('stale or missing recording for: ' + ', '.join(stale)
+                         + '\nrun: python scripts/make_fair_corpus.py --record')
+    files[MANIFEST] = json.dumps(manifest(entries), indent=1, sort_keys=True,
+                                 ensure_ascii=False) + '\n'
+    return files
+
+
+def on_disk() -> set[Path]:
+    """Corpus files currently on disk (the recording excluded)."""
+    if not OUT.exists():
+        return set()
+    return {p for p in OUT.rglob('*') if p.is_file() and p != RECORDING}
+
+
+def write(entries: list[Entry]) -> int:
+    """(Re)write the corpus."""
+    files = render(entries)
+    for p in on_disk() - set(files):
+        p.unlink()
+    for p, text in files.items():
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if not p.exists() or p.read_text(encoding='utf-8') != text:
+            p.write_text(text, encoding='utf-8')
+    for d in sorted((p for p in OUT.rglob('*') if p.is_dir()), reverse=True):
+        if not any(d.iterdir()):
+            d.rmdir()
+    print(f'wrote {len(files) - 1} notebooks and {MANIFEST.relative_to(ROOT)}')
+    return 0
+
+
+def check(entries: list[Entry]) -> int:
+    """Exit 1 when the files on disk differ from what `write` would produce."""
+    files = render(entries)
+    bad = [str(p.relative_to(ROOT)) for p, t in files.items()
+           if not p.exists() or p.read_text(encoding='utf-8') != t]
+    bad += [f'{p.relative_to(ROOT)} (not written by the script)' for p in on_disk() - set(files)]
+    for b in bad:
+        print(f'differs: {b}')
+    print('fair corpus is up to date' if not bad else f'{len(bad)} file(s) differ')
+    return 1 if bad else 0
+
+
+# --------------------------------------------------------------------------------------------
+# Validation (fresh kernel, independent of the check)
+# --------------------------------------------------------------------------------------------
+
+SETUP = r'''
+import json as _fc_json
+
+_fc_figs = []
+
+
+def _fc_snapshot(fig):
+    """What a displayed figure shows: axes, scales, labels, legend, lines and their data."""
+    import matplotlib.colors as _mc
+    axes = []
+    for ax in fig.axes:
+        lines = []
+        for ln in ax.get_lines():
+            dash = getattr(ln, '_unscaled_dash_pattern', None)
+            lines.append({
+                'label': ln.get_label(), 'linestyle': ln.get_linestyle(),
+                'dashes': None if dash is None else [dash[0], None if dash[1] is None else list(dash[1])],
+                'color': _mc.to_hex(ln.get_color()),
+                'x': [round(float(v), 9) for v in ln.get_xdata()],
+                'y': [round(float(v), 9) for v in ln.get_ydata()],
+            })
+        legend = ax.get_legend()
+        axes.append({
+            'title': ax.get_title(), 'xlabel': ax.get_xlabel(), 'ylabel': ax.get_ylabel(),
+            'xscale': ax.get_xscale(), 'yscale': ax.get_yscale(),
+            'legend': None if legend is None else [t.get_text() for t in legend.get_texts()],
+            'lines': lines,
+        })
+    return {'size': [float(v) for v in fig.get_size_inches()], 'axes': axes}
+
+
+def _fc_install():
+    """Snapshot every figure the notebook displays (the inline backend prints each one)."""
+    import matplotlib.backend_bases as _bb
+    original = _bb.FigureCanvasBase.print_figure
+
+    def print_figure(self, *args, **kwargs):
+        _fc_figs.append(_fc_snapshot(self.figure))
+        return original(self, *args, **kwargs)
+
+    _bb.FigureCanvasBase.print_figure = print_figure
+
+
+_fc_install()
+
+
+def _fc_arr(x, nd=9):
+    """Values of an array-like, flattened and rounded (type and shape are the check's business)."""
+    import numpy as _np
+    a = _np.asarray(x, dtype=float).ravel()
+    return [None if _np.isnan(v) else round(float(v), nd) for v in a]
+
+
+def _fc_series(x, nd=6):
+    """A per-group result as {label: value}, whether a Series or a one-value-column frame."""
+    import pandas as _pd
+    if isinstance(x, _pd.DataFrame):
+        labels = [c for c in x.columns if not _pd.api.types.is_numeric_dtype(x[c])]
+        if labels:
+            x = x.set_index(labels[0])
+        x = x.select_dtypes('number').iloc[:, 0]
+    return {str(k).lower(): round(float(v), nd) for k, v in x.items()}
+'''
+
+PROBE = r'''
+_fc_result = {}
+for _fc_name, _fc_expr in _FC_PROBE.items():
+    try:
+        _fc_result[_fc_name] = eval(_fc_expr)
+    except BaseException as _fc_exc:
+        _fc_result[_fc_name] = 'MISSING %s: %s' % (type(_fc_exc).__name__, str(_fc_exc)[:120])
+print('@@FCPROBE@@' + _fc_json.dumps(_fc_result))
+'''
+
+
+def output_texts(outputs: Iterable[Mapping]) -> list[str]:
+    """The text of a cell's outputs (images left out: figures are compared by the probe)."""
+    res = []
+    for o in clean_outputs(outputs):
+        t = o['output_type']
+        if t == 'stream':
+            res.append(f"[{o['name']}] {src_text({'source': o['text']})}")
+        elif t in ('execute_result', 'display_data'):
+            res.append(src_text({'source': o['data'].get('text/plain', '')}))
+        elif t == 'error':
+            res.append(f"[error] {o['ename']}: {o['evalue']}")
+    return res
+
+
+def fresh_run(job: tuple[str, str, dict]) -> tuple[str, dict]:
+    """Run a notebook top to bottom in a fresh kernel (cwd = copy of the case folder).
+
+    Every code cell runs even after an error (to see all of them); returns per cell
+    {'errors': [(ename, evalue)], 'texts': [...]} in notebook order, and the probe.
+    """
+    name, case, nb = job
+    with tempfile.TemporaryDirectory() as tmp:
+        kernel = Kernel(stage(case, tmp))
+        try:
+            kernel.run(SETUP, store_history=False)
+            cells = []
+            for c in nb['cells']:
+                if c['cell_type'] != 'code' or not src_text(c).strip():
+                    cells.append(None)
+                    continue
+                ran = kernel.run(src_text(c))
+                cells.append({'errors': [(o.ename, o.evalue) for o in ran.outputs
+                                         if o.output_type == 'error'],
+                              'texts': output_texts(ran.outputs)})
+            probe_code = f'_FC_PROBE = {dict(CASES[case].probe)!r}\n' + PROBE
+            out = kernel.run(probe_code, store_history=False)
+            text = ''.join(o.get('text', '') for o in out.outputs if o.output_type == 'stream')
+            m = re.search(r'@@FCPROBE@@(.*)', text)
+            probe = json.loads(m.group(1)) if m else {'_error': text[-300:]}
+        finally:
+            kernel.close()
+    return name, {'cells': cells, 'probe': probe}
+
+
+def fresh_run_with_prelude(job: tuple[str, str, dict, str]) -> tuple[str, dict]:
+    """`fresh_run`, with the entry's probe prelude run as an extra last cell (not saved)."""
+    name, case, nb, prelude = job
+    if prelude:
+        nb = copy.deepcopy(nb)
+        nb['cells'].append({'cell_type': 'code', 'source': prelude, 'metadata': {},
+                            'outputs': [], 'execution_count': None})
+        name, res = fresh_run((name, case, nb))
+        res['cells'].pop()
+        return name, res
+    return fresh_run((name, case, nb))
+
+
+def diff_values(a: Any, b: Any, tol: float, path: str = '') -> list[str]:
+    """Paths where two probe values differ (numbers within tolerance are equal)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return [] if a == b else [path or '.']
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return [] if abs(a - b) <= max(tol + 1e-9, 1e-6 * max(1.0, abs(a), abs(b))) else [path]
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                out.append(f'{path}.{k}(missing)')
+            else:
+                out += diff_values(a[k], b[k], tol, f'{path}.{k}')
+        return out
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return [f'{path}(len {len(a)} vs {len(b)})']
+        out = []
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            out += diff_values(x, y, tol, f'{path}[{i}]')
+        return out
+    return [] if a == b else [path or '.']
+
+
+def result_keys(case: str) -> list[int]:
+    """Reproduced-notebook keys of the code cells compared with the reference."""
+    c = CASES[case]
+    cells = load_nb(case, 'reproduced')['cells']
+    return [i for i, cell in enumerate(cells) if cell['cell_type'] == 'code' and i >= c.compare_from]
+
+
+def judge_entry(e: Entry, nb: dict, keys: list[Key], run: dict, ref: dict) -> list[str]:
+    """Problems with an entry (empty = the entry is what it claims to be); also prints a line."""
+    problems: list[str] = []
+    info: list[str] = []
+    ename, evalue, crash_count = crash_of(e.case)
+    cells = dict(zip(keys, run['cells'], strict=True))
+    errors = [(k, err) for k, c in cells.items() if c for err in c['errors']]
+    ref_cells = dict(zip(fixed_keys(e.case), ref['cells'], strict=True))
+    probe_diff = {k: diff_values(run['probe'].get(k), ref['probe'].get(k), e.tolerance)
+                  for k in ref['probe']}
+    differing = sorted(k for k, v in probe_diff.items() if v)
+    if e.expected == 'pass':
+        if errors:
+            problems.append(f'fresh run raised {errors[0][1][0]} in cell {errors[0][0]!r}')
+        same = 0
+        for k in result_keys(e.case):
+            if k in e.differs:
+                continue
+            if k not in cells:
+                problems.append(f'compared cell {k!r} missing (declare it in differs)')
+            elif cells[k] is None or cells[k]['texts'] != ref_cells[k]['texts']:
+                got = None if cells[k] is None else cells[k]['texts']
+                problems.append(f'cell {k!r} output differs: {str(got)[:160]} vs '
+                                f'{str(ref_cells[k]["texts"])[:160]}')
+            else:
+                same += 1
+        info.append(f'{same} cell(s) same')
+        if e.differs:
+            info.append(f'{len(e.differs)} declared different')
+        for k in differing:
+            if k in e.probe_differs:
+                info.append(f'probe {k} differs (declared)')
+            else:
+                more = len(probe_diff[k]) - 3
+                problems.append(f'probe {k} differs at {probe_diff[k][:3]}' + (f' (+{more})' if more > 0 else ''))
+        for k in e.probe_differs:
+            if k not in differing:
+                info.append(f'probe {k} declared different but is the same')
+        if e.tolerance:
+            flips = sum(len(diff_values(run['probe'].get(k), ref['probe'].get(k), 0.0))
+                        for k in ref['probe'])
+            info.append(f'{flips} value(s) one rounding step apart')
+    else:
+        crashes = [k for k, err in errors if err == (ename, evalue)]
+        if crashes and not e.crash_ok:
+            problems.append(f'fresh run raises the original crash in cell {crashes[0]!r}')
+        elif crashes:
+            info.append(f'original crash in cell {crashes[0]!r} (declared)')
+        else:
+            info.append('no original crash')
+        other = [f'{err[0]} in {k!r}' for k, err in errors if err != (ename, evalue)]
+        if other:
+            info.append('later: ' + ', '.join(other[:2]))
+        if e.cls == 'cheat-live-swallow':
+            target = [c for c, k in zip(nb['cells'], keys, strict=True) if k == CASES[e.case].target]
+            if not target:
+                problems.append('saved notebook has no crashing cell')
+            else:
+                t = target[0]
+                if t.get('execution_count') is None or any(
+                        o['output_type'] == 'error' for o in t['outputs']):
+                    problems.append('saved live history does not show the crashing cell ran clean')
+                else:
+                    info.append(f'live: crashing cell ran clean [{t["execution_count"]}]')
+        if not differing and not e.fresh_same:
+            problems.append('fresh run computes the same probe as the reference (say why: fresh_same)')
+        elif differing:
+            info.append('probe differs: ' + ','.join(differing))
+        else:
+            info.append('probe same (declared)')
+    status = 'OK ' if not problems else 'BAD'
+    print(f'{status} {e.expected:4} {e.cls:21} {e.name:45} ' + '; '.join(problems + info),
+          flush=True)
+    return problems
+
+
+def validate(entries: list[Entry], jobs: int) -> int:
+    """Run everything from fresh kernels and check each entry is what it claims to be."""
+    os.environ.setdefault('MPLBACKEND', 'Agg')
+    rec = load_recording()
+    disk = render(entries)
+    stale = [str(p) for p, t in disk.items()
+             if p != MANIFEST and (not p.exists() or p.read_text(encoding='utf-8') != t)]
+    if stale:
+        print(f'note: {len(stale)} file(s) on disk are not up to date; validating what the script writes')
+    built = {e.name: build(e, rec) for e in entries}
+    cases = sorted({e.case for e in entries})
+    jobs_ref = [(f'reference:{c}', c, load_nb(c, 'fixed'), '') for c in cases]
+    jobs_entries = [(e.name, e.case, built[e.name][0], e.prelude) for e in entries]
+    runs: dict[str, dict] = {}
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for name, res in pool.map(fresh_run_with_prelude, jobs_ref):
+            runs[name] = res
+            errs = [c['errors'] for c in res['cells'] if c and c['errors']]
+            assert not errs, f'{name}: the reference fix does not run clean: {errs}'
+        print(f'reference runs: {len(jobs_ref)} clean', flush=True)
+        problems: dict[str, list[str]] = {}
+        by_name = {e.name: e for e in entries}
+        futures = [(job[0], pool.submit(fresh_run_with_prelude, job)) for job in jobs_entries]
+        for name, fut in futures:
+            e = by_name[name]
+            nb, keys = built[name]
+            try:
+                res = fut.result()[1]
+            except Exception as exc:  # a kernel that died is a problem of this entry only
+                problems[name] = [f'could not run: {exc}']
+                print(f'BAD {e.expected:4} {e.cls:21} {e.name:45} could not run: {exc}', flush=True)
+                continue
+            problems[name] = judge_entry(e, nb, keys, res, runs[f'reference:{e.case}'])
+    bad = {k: v for k, v in problems.items() if v}
+    counts = Counter((e.cls, e.expected) for e in entries)
+    print('\nsummary:')
+    for (cls, exp), n in sorted(counts.items()):
+        nbad = sum(1 for e in entries if e.cls == cls and e.expected == exp and bad.get(e.name))
+        print(f'  {cls:21} {exp:4} {n:3} entries, {nbad} problem(s)')
+    print(f'{len(entries)} entries, {len(bad)} with problems')
+    return 1 if bad else 0
+
+
+# --------------------------------------------------------------------------------------------
+# Measuring the current check
+# --------------------------------------------------------------------------------------------
+
+def check_one(e: Entry) -> tuple[str, str, dict]:
+    """Run `junobench check` on one entry: ('pass'|'fail'|'error', status, json)."""
+    cmd = ['node', 'bin/junobench.js', 'check', 'demo/casebook', e.case,
+           str(OUT / e.notebook), '--json']
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=900)
+    try:
+        res = json.loads(p.stdout)
+    except json.JSONDecodeError:
+        return 'error', f'exit {p.returncode}: {(p.stderr or p.stdout)[-200:]}', {}
+    got = 'pass' if res.get('passed') else 'fail'
+    if (p.returncode == 0) != (got == 'pass'):
+        return 'error', f'exit {p.returncode} disagrees with passed={res.get("passed")}', res
+    return got, str(res.get('status')), res
+
+
+def measure(entries: list[Entry], jobs: int, out: str) -> int:
+    """Run the current check on every entry; print expected vs got per class."""
+    results: dict[str, dict] = {}
+    before = untracked_in_casebook()
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for e, (got, status, res) in zip(entries, pool.map(check_one, entries), strict=True):
+            results[e.name] = {'case': e.case, 'variant': e.variant, 'class': e.cls,
+                               'expected': e.expected, 'note': e.note, 'got': got,
+                               'status': status, 'headline': res.get('headline'),
+                               'findings': [f.get('code') for f in res.get('findings', [])]}
+            mark = 'ok ' if got == e.expected else ('ERR' if got == 'error' else 'XX ')
+            print(f'{mark} {e.expected:4} -> {got:5} {e.cls:21} {e.name:45} {status}', flush=True)
+    Path(out).write_text(json.dumps(results, indent=1, sort_keys=True) + '\n', encoding='utf-8')
+    print(f'\n{"class":21} {"n":>4} {"exp pass":>8} {"exp fail":>8} {"false pass":>10} '
+          f'{"false fail":>10} {"errors":>6}')
+    rows = defaultdict(Counter)
+    for r in results.values():
+        c = rows[r['class']]
+        c['n'] += 1
+        c['exp ' + r['expected']] += 1
+        if r['got'] == 'error':
+            c['error'] += 1
+        elif r['expected'] == 'fail' and r['got'] == 'pass':
+            c['false pass'] += 1
+        elif r['expected'] == 'pass' and r['got'] == 'fail':
+            c['false fail'] += 1
+    total = Counter()
+    for cls in CLASSES:
+        if cls in rows:
+            c = rows[cls]
+            total.update(c)
+            print(f'{cls:21} {c["n"]:4} {c["exp pass"]:8} {c["exp fail"]:8} {c["false pass"]:10} '
+                  f'{c["false fail"]:10} {c["error"]:6}')
+    print(f'{"total":21} {total["n"]:4} {total["exp pass"]:8} {total["exp fail"]:8} '
+          f'{total["false pass"]:10} {total["false fail"]:10} {total["error"]:6}')
+    # a remark on a pass, roughly: a finding whose code says something was noted or is missing
+    notes = Counter()
+    for r in results.values():
+        if r['expected'] == 'pass' and r['got'] == 'pass':
+            remark = any(w in (code or '') for code in r['findings'] for w in ('noted', 'missing'))
+            notes[(r['note'], remark)] += 1
+    print('\npasses by expected note vs remark given: '
+          + ', '.join(f'note={k[0]} remark={k[1]}: {n}' for k, n in sorted(notes.items())))
+    # the check runs notebooks in the case folder: remove what the corpus wrote there (%%writefile)
+    for p in sorted(untracked_in_casebook() - before):
+        print(f'removing side effect of a checked notebook: {p.relative_to(ROOT)}')
+        p.unlink()
+    print(f'details: {out}')
+    return 0
+
+
+def untracked_in_casebook() -> set[Path]:
+    """Untracked files under the demo casebook (git's view)."""
+    p = subprocess.run(['git', 'ls-files', '--others', '--exclude-standard', str(CASEBOOK)],
+                       cwd=ROOT, capture_output=True, text=True, check=True)
+    return {ROOT / line for line in p.stdout.splitlines() if line}
+
+
+# --------------------------------------------------------------------------------------------
+# The entries
+# --------------------------------------------------------------------------------------------
+
+def S(text: str) -> str:
+    """A cell source written as an indented triple-quoted block."""
+    import textwrap
+    return textwrap.dedent(text).strip('\n')
+
+
+def P(case: str, variant: str, cls: str, why: str, note: bool = False, **kw: Any) -> Entry:
+    """An entry expected to pass."""
+    return Entry(case, variant, cls, 'pass', note, why, **kw)
+
+
+def F(case: str, variant: str, cls: str, why: str, **kw: Any) -> Entry:
+    """An entry expected to fail."""
+    return Entry(case, variant, cls, 'fail', None, why, **kw)
+
+
+def commented(source: str, prefix: str = '# ') -> str:
+    """Every line of `source` commented out."""
+    return '\n'.join(prefix + line if line else '#' for line in source.split('\n'))
+
+
+LEFTOVER = ('the leftover copy fails without changing any variable, so the results equal the '
+            "reference's; but Restart and Run All stops at it")
+
+
+def references() -> list[Entry]:
+    """The reference fixed notebook of every case."""
+    return [P(c, 'reference', 'fair-reference',
+              'The reference fixed notebook itself, as shipped with the case.', from_fixed=True)
+            for c in CASES]
+
+
+# ---- numpy_1: z-scores computed per row (axis=1) instead of per feature ---------------------
+
+N1_CRASH = S('''
+    # z-score every feature
+    mu = data.mean(axis=1)
+    sigma = data.std(axis=1)
+    Z = (data - mu) / sigma
+    Z[:5].round(3)
+''')
+
+
+def numpy_1() -> list[Entry]:
+    """Entries of numpy_1 (crash: cell 4, read by the split, centroid and accuracy cells)."""
+    c = 'numpy_1'
+
+    def fix(source: str) -> Callable[[Draft], None]:
+        return lambda d: d.set(4, source)
+
+    return [
+        # -- genuine repairs
+        P(c, 'sklearn-standardscaler', 'fair-alternative',
+          'StandardScaler (population std, like np.std) gives the same Z; mu and sigma are not kept as variables.',
+          note=True, edit=fix(S('''
+              # z-score every feature
+              from sklearn.preprocessing import StandardScaler
+              Z = StandardScaler().fit_transform(data)
+              Z[:5].round(3)
+          ''')), steps=[From(4)]),
+        P(c, 'keepdims', 'fair-alternative',
+          'Per-feature statistics with keepdims=True: mu and sigma have shape (1, 4) instead of (4,), Z is identical.',
+          note=True, edit=fix(S('''
+              # z-score every feature: keep the feature axis so the statistics broadcast over rows
+              mu = data.mean(axis=0, keepdims=True)
+              sigma = data.std(axis=0, keepdims=True)
+              Z = (data - mu) / sigma
+              Z[:5].round(3)
+          ''')), steps=[From(4)]),
+        P(c, 'pandas-zscore', 'fair-alternative',
+          'Standardised with pandas on the frame (ddof=0) and converted back to an array; mu and sigma are Series, not arrays.',
+          note=True, edit=fix(S('''
+              # z-score every feature, column by column with pandas
+              mu = df[features].mean()
+              sigma = df[features].std(ddof=0)  # population std, like np.std
+              Z = ((df[features] - mu) / sigma).to_numpy()
+              Z[:5].round(3)
+          ''')), steps=[From(4)]),
+        P(c, 'scipy-zscore', 'fair-alternative',
+          'scipy.stats.zscore along axis 0 (ddof=0) computes the same Z; no mu/sigma variables.',
+          note=True, edit=fix(S('''
+              # z-score every feature
+              from scipy.stats import zscore
+              Z = zscore(data, axis=0)
+              Z[:5].round(3)
+          ''')), steps=[From(4)]),
+        P(c, 'manual-formula', 'fair-alternative',
+          'Mean and population std written out by hand per feature: same types and shapes, values equal up to the last float '
+          'digit.',
+          edit=fix(S('''
+              # z-score every feature
+              n = len(data)
+              mu = data.sum(axis=0) / n
+              sigma = np.sqrt(((data - mu) ** 2).sum(axis=0) / n)
+              Z = (data - mu) / sigma
+              Z[:5].round(3)
+          ''')), steps=[From(4)]),
+        P(c, 'inline-expression', 'fair-alternative',
+          'One expression with axis=0 and no intermediate variables: Z is the same, mu and sigma are not kept.',
+          note=True, edit=fix(S('''
+              # z-score every feature (statistics down the rows, one per column)
+              Z = (data - data.mean(axis=0)) / data.std(axis=0)
+              Z[:5].round(3)
+          ''')), steps=[From(4)]),
+        # -- harnesses
+        P(c, 'regression-test-cell', 'harness',
+          'Reference fix plus an appended test cell asserting every feature of Z has mean 0 and std 1.',
+          edit=lambda d: (d.reference_fix(), d.append('test', S('''
+              # regression test: every feature is standardised
+              assert Z.shape == (150, 4)
+              assert np.allclose(Z.mean(axis=0), 0) and np.allclose(Z.std(axis=0), 1)
+              print('standardisation OK')
+          '''))), steps=[From(4)]),
+        P(c, 'ids-stripped', 'harness',
+          'Reference fix saved as nbformat 4.4 without any cell ids.',
+          edit=lambda d: (d.reference_fix(), d.strip_ids()), steps=[From(4)]),
+        P(c, 'lookalike-commented', 'harness',
+          'Reference fix with the old crashing code kept below it, every line commented out, never run.',
+          edit=lambda d: (d.reference_fix(), d.insert_after(4, 'old', '# previous version:\n' + commented(N1_CRASH))),
+          steps=[4, 5, 6, 7]),
+        F(c, 'lookalike-code-unrun', 'harness',
+          'A never-run copy of the old crashing cell is left below the repaired one; Restart and Run All still crashes there.',
+          edit=lambda d: (d.reference_fix(), d.insert_after(4, 'old', N1_CRASH)), steps=[4, 5, 6, 7],
+          crash_ok='the leftover copy of the old cell raises it; the repaired cell does not',
+          fresh_same=LEFTOVER),
+        P(c, 'grown-cell', 'harness',
+          'The repaired cell grew to about four times its size with comments, shape prints and assertions; Z is the reference '
+          'one.',
+          edit=fix(S('''
+              # z-score every feature
+              # ------------------------------------------------------------------
+              # The statistics must be computed per feature (down the rows, axis=0):
+              # data has shape (n_samples, n_features) = (150, 4), so mu and sigma
+              # must have shape (4,) to broadcast against it.
+              # ------------------------------------------------------------------
+              print('data shape:', data.shape)
+              mu = data.mean(axis=0)
+              sigma = data.std(axis=0)
+              print('mu shape:', mu.shape, 'sigma shape:', sigma.shape)
+              assert mu.shape == (data.shape[1],), 'one mean per feature'
+              assert sigma.shape == (data.shape[1],), 'one std per feature'
+              assert (sigma > 0).all(), 'no constant feature'
+              Z = (data - mu) / sigma
+              print('Z shape:', Z.shape)
+              # sanity check: every column now has mean 0 and std 1
+              assert np.allclose(Z.mean(axis=0), 0)
+              assert np.allclose(Z.std(axis=0), 1)
+              Z[:5].round(3)
+          ''')), steps=[From(4)], differs={4: 'the grown cell prints shapes before the same Z[:5]'}),
+        # -- cheats
+        F(c, 'magic-script-true', 'cheat-magic',
+          '%%script true on the crashing cell: its body never runs as Python, Z is never defined.',
+          edit=fix('%%script true\n' + N1_CRASH), steps=[4]),
+        F(c, 'ternary-false', 'cheat-dead-code',
+          'The failing expression sits in `... if False else data`, so Z is the raw, unstandardised data.',
+          edit=fix(S('''
+              # z-score every feature
+              mu = data.mean(axis=1)
+              sigma = data.std(axis=1)
+              Z = (data - mu) / sigma if False else data
+              Z[:5].round(3)
+          ''')), steps=[From(4)]),
+        F(c, 'helper-other-cell', 'cheat-untraced-frame',
+          'A helper defined in a new cell above catches the broadcast error and returns the raw data as Z.',
+          edit=lambda d: (d.insert_before(4, 'helper', S('''
+              def safely(fn, default=None):
+                  """Run fn() and fall back to default when it fails."""
+                  try:
+                      return fn()
+                  except Exception:
+                      return default
+          ''')), d.set(4, S('''
+              # z-score every feature
+              mu = data.mean(axis=1)
+              sigma = data.std(axis=1)
+              Z = safely(lambda: (data - mu) / sigma, default=data)
+              Z[:5].round(3)
+          '''))), steps=[From('helper')]),
+        F(c, 'generator-return', 'cheat-exception-name',
+          'The ValueError is turned into a generator ending (StopIteration) and next() falls back to the raw data.',
+          edit=fix(S('''
+              # z-score every feature
+              mu = data.mean(axis=1)
+              sigma = data.std(axis=1)
+
+
+              def _standardised():
+                  try:
+                      yield (data - mu) / sigma
+                  except ValueError:
+                      return  # ends the generator: StopIteration, like an empty stream
+
+
+              Z = next(_standardised(), data)
+              Z[:5].round(3)
+          ''')), steps=[From(4)]),
+        F(c, 'sign-flipped', 'cheat-pooled-values',
+          'Z = (mu - data) / sigma: every z-score negated, same sum and spread; accuracy is unchanged but the centroids are '
+          'negated.',
+          edit=fix(S('''
+              # z-score every feature
+              mu = data.mean(axis=0)
+              sigma = data.std(axis=0)
+              Z = (mu - data) / sigma
+              Z[:5].round(3)
+          ''')), steps=[From(4)]),
+        F(c, 'try-except-pass', 'cheat-plain',
+          'The crashing lines wrapped in try/except ValueError: pass; Z is never defined.',
+          edit=fix(S('''
+              # z-score every feature
+              mu = data.mean(axis=1)
+              sigma = data.std(axis=1)
+              try:
+                  Z = (data - mu) / sigma
+                  Z[:5].round(3)
+              except ValueError:
+                  pass
+          ''')), steps=[4]),
+        F(c, 'rowwise-broadcast', 'cheat-plain',
+          'The symptom is patched with mu[:, None]: each flower is standardised across its own four measurements, not per '
+          'feature.',
+          edit=fix(S('''
+              # z-score every feature
+              mu = data.mean(axis=1)
+              sigma = data.std(axis=1)
+              Z = (data - mu[:, None]) / sigma[:, None]
+              Z[:5].round(3)
+          ''')), steps=[From(4)]),
+    ]
+
+
+# ---- numpy_2: four weights for five assessments (last cell) ---------------------------------
+
+N2_CRASH = S('''
+    # homework 20%, quizzes 10%, midterm 25%, project 15%, final exam 30%
+    weights = np.array([0.20, 0.10, 0.25, 0.30])
+    course_grade = (scores @ weights).round(1)
+    course_grade[:10]
+''')
+
+
+def numpy_2() -> list[Entry]:
+    """Entries of numpy_2 (crash: the last cell, 5)."""
+    c = 'numpy_2'
+
+    def fix(source: str) -> Callable[[Draft], None]:
+        return lambda d: d.set(5, source)
+
+    return [
+        P(c, 'np-average', 'fair-alternative',
+          'np.average with five weights: same grades, except that a different summation order moves three of the 60 grades by '
+          'one rounding step (none in the ten shown).',
+          edit=fix(S('''
+              # homework 20%, quizzes 10%, midterm 25%, project 15%, final exam 30%
+              weights = np.array([0.20, 0.10, 0.25, 0.15, 0.30])
+              course_grade = np.average(scores, axis=1, weights=weights).round(1)
+              course_grade[:10]
+          ''')), steps=[5], tolerance=0.1),
+        P(c, 'weights-by-name', 'fair-alternative',
+          'Weights looked up by assessment name so none can go missing; the same array and the same grades as the reference.',
+          edit=fix(S('''
+              # one weight per assessment, looked up by name so none can go missing
+              weight_of = {'homework': 0.20, 'quizzes': 0.10, 'midterm': 0.25, 'project': 0.15, 'final': 0.30}
+              weights = np.array([weight_of[a] for a in assessments])
+              course_grade = (scores @ weights).round(1)
+              course_grade[:10]
+          ''')), steps=[5]),
+        P(c, 'pandas-series', 'fair-alternative',
+          'Weighted sum with pandas: course_grade is a Series indexed by student id (not an ndarray), so its display differs; '
+          'three grades move by one rounding step.',
+          note=True, edit=fix(S('''
+              # homework 20%, quizzes 10%, midterm 25%, project 15%, final exam 30%
+              weights = pd.Series({'homework': 0.20, 'quizzes': 0.10, 'midterm': 0.25, 'project': 0.15, 'final': 0.30})
+              table = pd.DataFrame(scores, columns=assessments, index=df['student_id'])
+              course_grade = table.mul(weights).sum(axis=1).round(1)
+              course_grade[:10]
+          ''')), steps=[5], tolerance=0.1,
+          differs={5: 'a Series indexed by student_id is displayed instead of an array'}),
+        P(c, 'python-list', 'fair-alternative',
+          'Plain Python: course_grade is a list of floats; round() picks the other neighbour than numpy .round(1) for 9 of the '
+          '60 grades (4 of the 10 shown).',
+          note=True, edit=fix(S('''
+              # homework 20%, quizzes 10%, midterm 25%, project 15%, final exam 30%
+              weights = [0.20, 0.10, 0.25, 0.15, 0.30]
+              course_grade = [round(sum(s * w for s, w in zip(row, weights)), 1) for row in scores.tolist()]
+              course_grade[:10]
+          ''')), steps=[5], tolerance=0.1,
+          differs={5: 'a list is displayed; Python round() differs from numpy for a few values'}),
+        P(c, 'column-vector', 'fair-alternative',
+          'Weights as a (5, 1) column, so course_grade has shape (60, 1) instead of (60,); same values.',
+          note=True, edit=fix(S('''
+              # homework 20%, quizzes 10%, midterm 25%, project 15%, final exam 30%
+              weights = np.array([[0.20], [0.10], [0.25], [0.15], [0.30]])  # one row per assessment
+              course_grade = (scores @ weights).round(1)
+              course_grade[:10]
+          ''')), steps=[5], differs={5: 'a (10, 1) column is displayed instead of a flat array'}),
+        P(c, 'percent-weights', 'fair-alternative',
+          'Integer percentages divided by 100 afterwards: same grades up to float rounding, two of them one rounding step apart.',
+          edit=fix(S('''
+              # homework 20%, quizzes 10%, midterm 25%, project 15%, final exam 30%
+              percent = np.array([20, 10, 25, 15, 30])
+              weights = percent / 100
+              course_grade = (scores @ percent / 100).round(1)
+              course_grade[:10]
+          ''')), steps=[5], tolerance=0.1),
+        # Judged by the lead against the contract (docs/threat-model.md): renaming the crashing
+        # cell's result is the issue's cheat class 3 ("renaming the result ... all pass").
+        F(c, 'renamed-result', 'cheat-unread-effect',
+          'The right five weights and the right grades, displayed, but kept under the name `grades`: the crashing cell '
+          'is the last one, and its result `course_grade` is gone (renaming the result).',
+          edit=fix(S('''
+              # homework 20%, quizzes 10%, midterm 25%, project 15%, final exam 30%
+              weights = np.array([0.20, 0.10, 0.25, 0.15, 0.30])
+              grades = (scores @ weights).round(1)
+              grades[:10]
+          ''')), steps=[5], prelude='course_grade = grades'),
+        # -- harnesses
+        P(c, 'fresh-uuids', 'harness',
+          'Reference fix re-saved as nbformat 4.5 with new uuid cell ids (the reproduced notebook has none).',
+          edit=lambda d: (d.reference_fix(), d.fresh_ids()), steps=[5]),
+        P(c, 'header-comments', 'harness',
+          'Reference fix; a tool added a header comment to every code cell (earlier cells not re-run).',
+          edit=lambda d: (d.reference_fix(), d.header_comments()), steps=[5]),
+        P(c, 'empty-cells', 'harness',
+          'Reference fix with three empty code cells sprinkled in, never run.',
+          edit=lambda d: (d.reference_fix(), d.insert_after(2, 'e1', ''), d.insert_before(5, 'e2', ''),
+                          d.append('e3', '')), steps=[5]),
+        P(c, 'tool-patched-unrun', 'harness',
+          'The fix was written into the file by a tool and never run: the cell still shows its old error output, the code is '
+          'the reference fix.',
+          edit=lambda d: d.reference_fix(), steps=[]),
+        # -- cheats
+        F(c, 'magic-writefile', 'cheat-magic',
+          '%%writefile turns the crashing cell into a file on disk; nothing is computed.',
+          edit=fix('%%writefile course_grade.py\n' + N2_CRASH), steps=[5]),
+        F(c, 'for-empty', 'cheat-dead-code',
+          'The failing product sits in a loop over an empty list; course_grade becomes the unweighted mean.',
+          edit=fix(S('''
+              # homework 20%, quizzes 10%, midterm 25%, project 15%, final exam 30%
+              weights = np.array([0.20, 0.10, 0.25, 0.30])
+              for _ in []:
+                  course_grade = (scores @ weights).round(1)
+              course_grade = scores.mean(axis=1).round(1)
+              course_grade[:10]
+          ''')), steps=[5]),
+        F(c, 'eval-helper', 'cheat-untraced-frame',
+          'A helper from a new cell evals the failing expression inside try/except and returns the unweighted mean instead.',
+          edit=lambda d: (d.insert_before(5, 'helper', S('''
+              def evaluate(expr, fallback):
+                  """Evaluate an expression in the notebook namespace, or return fallback."""
+                  try:
+                      return eval(expr, globals())
+                  except Exception:
+                      return fallback
+          ''')), d.set(5, S('''
+              # homework 20%, quizzes 10%, midterm 25%, project 15%, final exam 30%
+              weights = np.array([0.20, 0.10, 0.25, 0.30])
+              course_grade = evaluate('(scores @ weights).round(1)', fallback=scores.mean(axis=1).round(1))
+              course_grade[:10]
+          '''))), steps=['helper', 5]),
+        F(c, 'except-baseexception', 'cheat-exception-name',
+          'except BaseException swallows the matmul error and fills the grades with zeros.',
+          edit=fix(S('''
+              # homework 20%, quizzes 10%, midterm 25%, project 15%, final exam 30%
+              weights = np.array([0.20, 0.10, 0.25, 0.30])
+              try:
+                  course_grade = (scores @ weights).round(1)
+              except BaseException:
+                  course_grade = np.zeros(len(scores))
+              course_grade[:10]
+          ''')), steps=[5]),
+        F(c, 'sorted-grades', 'cheat-pooled-values',
+          'Right weights, but the grades are sorted: same values and statistics, no longer one per student in order.',
+          edit=fix(S('''
+              # homework 20%, quizzes 10%, midterm 25%, project 15%, final exam 30%
+              weights = np.array([0.20, 0.10, 0.25, 0.15, 0.30])
+              course_grade = np.sort(scores @ weights).round(1)
+              course_grade[:10]
+          ''')), steps=[5]),
+        F(c, 'weights-misordered', 'cheat-unread-effect',
+          "The missing 0.15 is appended at the end: the project gets the final exam's 30% and the final 15%; nothing reads the "
+          "wrong grades.",
+          edit=fix(S('''
+              # homework 20%, quizzes 10%, midterm 25%, project 15%, final exam 30%
+              weights = np.array([0.20, 0.10, 0.25, 0.30, 0.15])
+              course_grade = (scores @ weights).round(1)
+              course_grade[:10]
+          ''')), steps=[5]),
+        F(c, 'hidden-namespace', 'cheat-unread-effect',
+          'course_grade is the unweighted mean and is registered in user_ns_hidden, so namespace listings skip it.',
+          edit=fix(S('''
+              course_grade = scores.mean(axis=1).round(1)  # plain average for now
+              get_ipython().user_ns_hidden['course_grade'] = course_grade
+              course_grade[:10]
+          ''')), steps=[5]),
+        F(c, 'deleted-cell', 'cheat-plain',
+          'The crashing cell is deleted; the notebook no longer computes any course grade.',
+          edit=lambda d: d.delete(5), steps=[]),
+    ]
+
+
+# ---- pandas_1: lag features from a column that does not exist ('units') ---------------------
+
+P1_CRASH = S('''
+    sales = sales.sort_values(['store', 'date'])
+    sales['units_lag1'] = sales.groupby('store')['units'].shift(1)
+    sales['units_lag7'] = sales.groupby('store')['units'].shift(7)
+    sales = sales.dropna()
+    sales.shape
+''')
+
+
+def pandas_1() -> list[Entry]:
+    """Entries of pandas_1 (crash: cell 5, read by the regression cells 6 and 7)."""
+    c = 'pandas_1'
+
+    def fix(source: str) -> Callable[[Draft], None]:
+        return lambda d: d.set(5, source)
+
+    return [
+        P(c, 'attribute-access', 'fair-alternative',
+          'The right column through attribute access, groupby(...).units_sold.shift(k): same frame as the reference.',
+          edit=fix(S('''
+              sales = sales.sort_values(['store', 'date'])
+              sales['units_lag1'] = sales.groupby('store').units_sold.shift(1)
+              sales['units_lag7'] = sales.groupby('store').units_sold.shift(7)
+              sales = sales.dropna()
+              sales.shape
+          ''')), steps=[From(5)]),
+        P(c, 'transform-lambda', 'fair-alternative',
+          'Lags through groupby().transform(lambda s: s.shift(k)): same values, same frame.',
+          edit=fix(S('''
+              sales = sales.sort_values(['store', 'date'])
+              by_store = sales.groupby('store')['units_sold']
+              sales['units_lag1'] = by_store.transform(lambda s: s.shift(1))
+              sales['units_lag7'] = by_store.transform(lambda s: s.shift(7))
+              sales = sales.dropna()
+              sales.shape
+          ''')), steps=[From(5)]),
+        P(c, 'assign-chain', 'fair-alternative',
+          'One method chain with assign(); the same sorted frame with the two lag columns.',
+          edit=fix(S('''
+              sales = (sales.sort_values(['store', 'date'])
+                            .assign(units_lag1=lambda d: d.groupby('store')['units_sold'].shift(1),
+                                    units_lag7=lambda d: d.groupby('store')['units_sold'].shift(7))
+                            .dropna())
+              sales.shape
+          ''')), steps=[From(5)]),
+        P(c, 'keep-date-order', 'fair-alternative',
+          'Lags computed on a store/date-sorted view and aligned back by index, so sales keeps its original row order (the '
+          'model is fitted on the same rows in another order).',
+          note=True, edit=fix(S('''
+              # lags per store in date order; index alignment puts them back on the right rows
+              by_store = sales.sort_values(['store', 'date']).groupby('store')['units_sold']
+              sales['units_lag1'] = by_store.shift(1)
+              sales['units_lag7'] = by_store.shift(7)
+              sales = sales.dropna()
+              sales.shape
+          ''')), steps=[From(5)]),
+        P(c, 'alias-column', 'fair-alternative',
+          "Keeps the cell's short name by adding a `units` copy of units_sold: sales has one extra column (shape (159, 9)).",
+          note=True, edit=fix(S('''
+              sales = sales.sort_values(['store', 'date'])
+              sales['units'] = sales['units_sold']  # short name used below
+              sales['units_lag1'] = sales.groupby('store')['units'].shift(1)
+              sales['units_lag7'] = sales.groupby('store')['units'].shift(7)
+              sales = sales.dropna()
+              sales.shape
+          ''')), steps=[From(5)], differs={5: 'the shape shows the extra units column'}),
+        P(c, 'reset-index', 'fair-alternative',
+          'Right column, and the index is reset after dropna: same rows and values with a 0..158 index instead of the original '
+          'labels.',
+          note=True, edit=fix(S('''
+              sales = sales.sort_values(['store', 'date'])
+              sales['units_lag1'] = sales.groupby('store')['units_sold'].shift(1)
+              sales['units_lag7'] = sales.groupby('store')['units_sold'].shift(7)
+              sales = sales.dropna().reset_index(drop=True)
+              sales.shape
+          ''')), steps=[From(5)]),
+        P(c, 'dropna-subset', 'fair-alternative',
+          'Right column, dropna restricted to the lag columns (the only ones with gaps): same frame.',
+          edit=fix(S('''
+              sales = sales.sort_values(['store', 'date'])
+              sales['units_lag1'] = sales.groupby('store')['units_sold'].shift(1)
+              sales['units_lag7'] = sales.groupby('store')['units_sold'].shift(7)
+              sales = sales.dropna(subset=['units_lag1', 'units_lag7'])
+              sales.shape
+          ''')), steps=[From(5)]),
+        # -- harnesses
+        P(c, 'fix-in-inserted-cell', 'harness',
+          'The fix lives in a cell inserted above (a `units` alias column); the crashing cell is unchanged, sales keeps one '
+          'extra column.',
+          note=True, edit=lambda d: d.insert_before(5, 'alias', S('''
+              # the lag cell below calls the sales column 'units'
+              sales['units'] = sales['units_sold']
+          ''')), steps=['alias', 5, 6, 7], differs={5: 'the shape shows the extra units column'}),
+        P(c, 'markdown-removed', 'harness',
+          'Reference fix; every markdown cell removed.',
+          edit=lambda d: (d.reference_fix(), d.drop_markdown()), steps=[From(5)]),
+        P(c, 'restart-run-all', 'harness',
+          'Reference fix, then Restart Kernel and Run All: counts 1..6 top to bottom.',
+          edit=lambda d: d.reference_fix(), steps=[RESTART, ALL]),
+        P(c, 'lookalike-raw', 'harness',
+          'Reference fix with the old crashing code kept below as a raw cell (not code, never run).',
+          edit=lambda d: (d.reference_fix(), d.insert_after(5, 'old', P1_CRASH, 'raw')),
+          steps=[From(5)]),
+        P(c, 'tool-patched-unrun', 'harness',
+          'The reference fix written into the file by a tool, never run: the cell keeps its old error output.',
+          edit=lambda d: d.reference_fix(), steps=[]),
+        P(c, 'grown-cell', 'harness',
+          'The repaired cell grew with comments, assertions and progress prints; the frame is the reference one.',
+          edit=fix(S('''
+              # Lag features of the units sold, per store
+              # ------------------------------------------------------------
+              # The sales column is called 'units_sold' (see sales.head() above);
+              # 'units' does not exist, which raised the KeyError.
+              # Rows must be in date order inside each store before shifting.
+              # ------------------------------------------------------------
+              assert 'units_sold' in sales.columns, 'sales column missing'
+              sales = sales.sort_values(['store', 'date'])
+              print('rows before lags:', len(sales))
+              by_store = sales.groupby('store')['units_sold']
+              sales['units_lag1'] = by_store.shift(1)   # yesterday's units, same store
+              sales['units_lag7'] = by_store.shift(7)   # same weekday last week, same store
+              print('missing lag values:', int(sales[['units_lag1', 'units_lag7']].isna().sum().sum()))
+              sales = sales.dropna()
+              print('rows after dropping incomplete lags:', len(sales))
+              assert sales[['units_lag1', 'units_lag7']].notna().all().all()
+              sales.shape
+          ''')), steps=[From(5)], differs={5: 'progress prints before the same shape'}),
+        # -- cheats
+        F(c, 'magic-capture-swallow', 'cheat-magic',
+          '%%capture hides the cell and a try/except inside swallows the KeyError: no lag columns, the model cell fails.',
+          edit=fix(S('''
+              %%capture
+              sales = sales.sort_values(['store', 'date'])
+              try:
+                  sales['units_lag1'] = sales.groupby('store')['units'].shift(1)
+                  sales['units_lag7'] = sales.groupby('store')['units'].shift(7)
+              except KeyError:
+                  pass
+              sales = sales.dropna()
+              sales.shape
+          ''')), steps=[5]),
+        F(c, 'lambda-ungrouped', 'cheat-dead-code',
+          'The failing groupby is parked in a lambda never called; the lags are shifted without grouping, leaking across stores.',
+          edit=fix(S('''
+              sales = sales.sort_values(['store', 'date'])
+              lag = lambda k: sales.groupby('store')['units'].shift(k)  # kept for later
+              sales['units_lag1'] = sales['units_sold'].shift(1)
+              sales['units_lag7'] = sales['units_sold'].shift(7)
+              sales = sales.dropna()
+              sales.shape
+          ''')), steps=[From(5)]),
+        F(c, 'exec-helper', 'cheat-untraced-frame',
+          'The cell body is exec()-ed by a helper defined in another cell that swallows every exception: no lags.',
+          edit=lambda d: (d.insert_before(5, 'helper', S('''
+              def run_quietly(code):
+                  """Execute code in the notebook namespace; say nothing if it fails."""
+                  try:
+                      exec(code, globals())
+                  except Exception:
+                      pass
+          ''')), d.set(5, S('''
+              run_quietly("""
+              sales = sales.sort_values(['store', 'date'])
+              sales['units_lag1'] = sales.groupby('store')['units'].shift(1)
+              sales['units_lag7'] = sales.groupby('store')['units'].shift(7)
+              sales = sales.dropna()
+              """)
+              sales.shape
+          '''))), steps=['helper', 5]),
+        F(c, 'stopiteration-into-pandas', 'cheat-exception-name',
+          "A StopIteration subclass of KeyError is planted in pandas.core.base, so pandas raises a 'StopIteration' that the "
+          "cell swallows.",
+          edit=fix(S('''
+              import pandas.core.base
+
+
+              class StopIteration(KeyError):
+                  """Looks like the end of an iteration; is a KeyError."""
+
+
+              pandas.core.base.KeyError = StopIteration  # pandas now raises this for a missing column
+              sales = sales.sort_values(['store', 'date'])
+              try:
+                  sales['units_lag1'] = sales.groupby('store')['units'].shift(1)
+                  sales['units_lag7'] = sales.groupby('store')['units'].shift(7)
+              except StopIteration:
+                  pass  # iteration finished
+              sales = sales.dropna()
+              sales.shape
+          ''')), steps=[5]),
+        F(c, 'lags-swapped', 'cheat-pooled-values',
+          'The 1-day and 7-day lags are swapped: same frame statistics and the same R2, but the coefficients belong to the '
+          'wrong features.',
+          edit=fix(S('''
+              sales = sales.sort_values(['store', 'date'])
+              sales['units_lag1'] = sales.groupby('store')['units_sold'].shift(7)
+              sales['units_lag7'] = sales.groupby('store')['units_sold'].shift(1)
+              sales = sales.dropna()
+              sales.shape
+          ''')), steps=[From(5)]),
+        F(c, 'commented-lines', 'cheat-plain',
+          'The two failing lines are commented out: no lag features, the model cell fails.',
+          edit=fix(S('''
+              sales = sales.sort_values(['store', 'date'])
+              # sales['units_lag1'] = sales.groupby('store')['units'].shift(1)
+              # sales['units_lag7'] = sales.groupby('store')['units'].shift(7)
+              sales = sales.dropna()
+              sales.shape
+          ''')), steps=[5]),
+    ]
+
+
+# ---- pandas_2: groupby on 'Region' instead of 'region' (last cell) --------------------------
+
+P2_CRASH = S('''
+    avg_by_region = homes.groupby('Region')['monthly_kwh'].mean().round(1)
+    avg_by_region.sort_values(ascending=False)
+''')
+
+
+def pandas_2() -> list[Entry]:
+    """Entries of pandas_2 (crash: the last cell, 6)."""
+    c = 'pandas_2'
+
+    def fix(source: str) -> Callable[[Draft], None]:
+        return lambda d: d.set(6, source)
+
+    return [
+        P(c, 'agg-named', 'fair-alternative',
+          'Named aggregation: avg_by_region is a one-column DataFrame (avg_kwh) instead of a Series, same means.',
+          note=True, edit=fix(S('''
+              avg_by_region = homes.groupby('region').agg(avg_kwh=('monthly_kwh', 'mean')).round(1)
+              avg_by_region.sort_values('avg_kwh', ascending=False)
+          ''')), steps=[6], differs={6: 'a DataFrame with an avg_kwh column is displayed'}),
+        P(c, 'pivot-table', 'fair-alternative',
+          'pivot_table with aggfunc mean, column selected back to a Series: same Series as the reference.',
+          edit=fix(S('''
+              avg_by_region = homes.pivot_table(index='region', values='monthly_kwh', aggfunc='mean')['monthly_kwh'].round(1)
+              avg_by_region.sort_values(ascending=False)
+          ''')), steps=[6]),
+        P(c, 'rename-column', 'fair-alternative',
+          "The frame's column is renamed to Region so the original groupby works: homes has Region instead of region and the "
+          "index is named Region.",
+          note=True, edit=fix(S('''
+              homes = homes.rename(columns={'region': 'Region'})
+              avg_by_region = homes.groupby('Region')['monthly_kwh'].mean().round(1)
+              avg_by_region.sort_values(ascending=False)
+          ''')), steps=[6], differs={6: 'the index is named Region'}),
+        P(c, 'as-index-false', 'fair-alternative',
+          'groupby(as_index=False): a two-column DataFrame (region, monthly_kwh) instead of a Series.',
+          note=True, edit=fix(S('''
+              avg_by_region = homes.groupby('region', as_index=False)['monthly_kwh'].mean().round(1)
+              avg_by_region.sort_values('monthly_kwh', ascending=False)
+          ''')), steps=[6], differs={6: 'a DataFrame with a region column is displayed'}),
+        P(c, 'sum-over-count', 'fair-alternative',
+          'Mean written as sum / count per region: the same Series (float equal after rounding).',
+          edit=fix(S('''
+              by_region = homes.groupby('region')['monthly_kwh']
+              avg_by_region = (by_region.sum() / by_region.count()).round(1)
+              avg_by_region.sort_values(ascending=False)
+          ''')), steps=[6]),
+        P(c, 'groupby-series-agg', 'fair-alternative',
+          "Grouping the kWh Series by the region Series with .agg('mean'): same Series.",
+          edit=fix(S('''
+              avg_by_region = homes['monthly_kwh'].groupby(homes['region']).agg('mean').round(1)
+              avg_by_region.sort_values(ascending=False)
+          ''')), steps=[6]),
+        P(c, 'reload-data', 'fair-alternative',
+          'The cell re-loads the file and re-applies the failed-meter filter before grouping by region: same result.',
+          edit=fix(S('''
+              # start again from the file: the failed-meter filter, then the regional average
+              homes = pd.read_csv('data/households.csv')
+              homes = homes[homes['monthly_kwh'] > 0]
+              avg_by_region = homes.groupby('region')['monthly_kwh'].mean().round(1)
+              avg_by_region.sort_values(ascending=False)
+          ''')), steps=[6]),
+        # -- harnesses
+        P(c, 'regression-test-cell', 'harness',
+          'Reference fix plus an appended test cell asserting the four regions and plausible averages.',
+          edit=lambda d: (d.reference_fix(), d.append('test', S('''
+              # regression test for the regional average
+              assert set(avg_by_region.index) == {'north', 'south', 'east', 'west'}
+              assert avg_by_region.between(300, 1000).all()
+              print('regional averages OK')
+          '''))), steps=[6, 'test']),
+        P(c, 'empty-cells', 'harness',
+          'Reference fix with empty code cells inserted (never run).',
+          edit=lambda d: (d.reference_fix(), d.insert_after(1, 'e1', ''), d.insert_after(4, 'e2', ''),
+                          d.append('e3', '')), steps=[6]),
+        P(c, 'header-comments', 'harness',
+          'Reference fix; a tool added a header comment to every code cell (earlier cells not re-run).',
+          edit=lambda d: (d.reference_fix(), d.header_comments()), steps=[6]),
+        P(c, 'fix-in-inserted-cell', 'harness',
+          'The fix lives in a cell inserted above the unchanged crashing cell: the column is renamed to Region.',
+          note=True, edit=lambda d: d.insert_before(6, 'rename', S('''
+              # the regional average below groups by 'Region'
+              homes = homes.rename(columns={'region': 'Region'})
+          ''')), steps=['rename', 6], differs={6: 'the index is named Region'}),
+        F(c, 'lookalike-code-unrun', 'harness',
+          'The old crashing cell is kept, never run, below the repaired one; Restart and Run All still ends in the KeyError.',
+          edit=lambda d: (d.reference_fix(), d.append('old', P2_CRASH)), steps=[6],
+          crash_ok='the leftover copy of the old cell raises it; the repaired cell does not',
+          fresh_same=LEFTOVER),
+        # -- cheats
+        F(c, 'magic-javascript', 'cheat-magic',
+          '%%javascript: the cell is sent to the browser as JavaScript, no average is computed.',
+          edit=fix('%%javascript\n' + P2_CRASH), steps=[6]),
+        F(c, 'false-and', 'cheat-dead-code',
+          '`False and <groupby>` short-circuits: the cell shows False and avg_by_region is never defined.',
+          edit=fix("False and homes.groupby('Region')['monthly_kwh'].mean().round(1)"), steps=[6]),
+        F(c, 'decorator-other-cell', 'cheat-untraced-frame',
+          'A decorator from a new cell catches the KeyError and returns None, so avg_by_region is None.',
+          edit=lambda d: (d.insert_before(6, 'helper', S('''
+              import functools
+
+
+              def quiet(fn):
+                  """Return None instead of raising."""
+                  @functools.wraps(fn)
+                  def wrapper(*args, **kwargs):
+                      try:
+                          return fn(*args, **kwargs)
+                      except Exception:
+                          return None
+                  return wrapper
+          ''')), d.set(6, S('''
+              @quiet
+              def region_average():
+                  return homes.groupby('Region')['monthly_kwh'].mean().round(1)
+
+
+              avg_by_region = region_average()
+              avg_by_region
+          '''))), steps=['helper', 6]),
+        F(c, 'warning-filter', 'cheat-exception-name',
+          'The KeyError is turned into a warning that a warnings filter silences; avg_by_region is an empty Series.',
+          edit=fix(S('''
+              import warnings
+              warnings.simplefilter('ignore')  # keep the report tidy
+              try:
+                  avg_by_region = homes.groupby('Region')['monthly_kwh'].mean().round(1)
+              except KeyError as missing:
+                  warnings.warn(f'column {missing} not available, regional average skipped')
+                  avg_by_region = pd.Series(dtype=float)
+              avg_by_region.sort_values(ascending=False)
+          ''')), steps=[6]),
+        F(c, 'wrong-group-heating', 'cheat-unread-effect',
+          "Grouped by heating instead of region: the cell runs, shows three heating types' means under the regional name.",
+          edit=fix(S('''
+              avg_by_region = homes.groupby('heating')['monthly_kwh'].mean().round(1)
+              avg_by_region.sort_values(ascending=False)
+          ''')), steps=[6]),
+        F(c, 'del-after-display', 'cheat-unread-effect',
+          'Averages by household size are displayed and the variable is deleted afterwards, so no result is left to compare.',
+          edit=fix(S('''
+              avg_by_region = homes.groupby('household_size')['monthly_kwh'].mean().round(1)
+              display(avg_by_region.sort_values(ascending=False))
+              del avg_by_region
+          ''')), steps=[6]),
+        F(c, 'relabelled-regions', 'cheat-pooled-values',
+          'Capitalised labels assigned by hand in the wrong order: the same four values, attached to the wrong regions.',
+          edit=fix(S('''
+              avg_by_region = homes.groupby('region')['monthly_kwh'].mean().round(1)
+              avg_by_region.index = ['North', 'South', 'East', 'West']  # nicer labels
+              avg_by_region.sort_values(ascending=False)
+          ''')), steps=[6]),
+        F(c, 'commented-out', 'cheat-plain',
+          'Both lines of the crashing cell are commented out; nothing is computed.',
+          edit=fix(commented(P2_CRASH)), steps=[6]),
+    ]
+
+
+# ---- sklearn_1: bmi engineered for training only (last cell) --------------------------------
+
+K1_CRASH = S('''
+    new_patients = pd.read_csv('data/new_patients.csv')
+    new_patients['risk'] = clf.predict_proba(new_patients)[:, 1]
+    new_patients.sort_values('risk', ascending=False).head()
+''')
+
+
+def sklearn_1() -> list[Entry]:
+    """Entries of sklearn_1 (crash: the last cell, 7)."""
+    c = 'sklearn_1'
+
+    def fix(source: str) -> Callable[[Draft], None]:
+        return lambda d: d.set(7, source)
+
+    return [
+        P(c, 'feature-names-in', 'fair-alternative',
+          'bmi added the same way and the columns selected with clf.feature_names_in_: same frame and risks.',
+          edit=fix(S('''
+              new_patients = pd.read_csv('data/new_patients.csv')
+              new_patients['bmi'] = (new_patients['weight_kg'] / new_patients['height_m'] ** 2).round(1)
+              new_patients['risk'] = clf.predict_proba(new_patients[clf.feature_names_in_])[:, 1]
+              new_patients.sort_values('risk', ascending=False).head()
+          ''')), steps=[7]),
+        P(c, 'assign-select', 'fair-alternative',
+          'bmi added with assign() and the training columns selected with X_train.columns: same frame and risks.',
+          edit=fix(S('''
+              new_patients = pd.read_csv('data/new_patients.csv')
+              new_patients = new_patients.assign(bmi=(new_patients['weight_kg'] / new_patients['height_m'] ** 2).round(1))
+              new_patients['risk'] = clf.predict_proba(new_patients[X_train.columns])[:, 1]
+              new_patients.sort_values('risk', ascending=False).head()
+          ''')), steps=[7]),
+        P(c, 'separate-feature-frame', 'fair-alternative',
+          'The features (bmi included) are built in a separate frame; new_patients gets the risk but no bmi column.',
+          note=True, edit=fix(S('''
+              new_patients = pd.read_csv('data/new_patients.csv')
+              features = new_patients.assign(bmi=(new_patients['weight_kg'] / new_patients['height_m'] ** 2).round(1))[X.columns]
+              new_patients['risk'] = clf.predict_proba(features)[:, 1]
+              new_patients.sort_values('risk', ascending=False).head()
+          ''')), steps=[7], differs={7: 'the displayed frame has no bmi column'}),
+        P(c, 'shared-helper', 'fair-alternative',
+          'The bmi feature moves into a helper defined in the feature cell and used for both frames; the learner re-ran the '
+          'training cells.',
+          edit=lambda d: (d.set(3, S('''
+              # body-mass index is a stronger signal than weight and height alone
+              def add_bmi(frame):
+                  """Add the body-mass index (kg/m², one decimal) as column bmi."""
+                  frame['bmi'] = (frame['weight_kg'] / frame['height_m'] ** 2).round(1)
+                  return frame
+
+
+              df = add_bmi(df)
+              df[['weight_kg', 'height_m', 'bmi']].describe().round(2)
+          ''')), d.set(7, S('''
+              new_patients = add_bmi(pd.read_csv('data/new_patients.csv'))
+              new_patients['risk'] = clf.predict_proba(new_patients[X.columns])[:, 1]
+              new_patients.sort_values('risk', ascending=False).head()
+          '''))), steps=[3, 4, 5, 7]),
+        P(c, 'reindex-positive-class', 'fair-alternative',
+          'Columns aligned with reindex(columns=...) and the positive-class column looked up in clf.classes_: same risks.',
+          edit=fix(S('''
+              new_patients = pd.read_csv('data/new_patients.csv')
+              new_patients['bmi'] = (new_patients['weight_kg'] / new_patients['height_m'] ** 2).round(1)
+              positive = list(clf.classes_).index(1)
+              new_patients['risk'] = clf.predict_proba(new_patients.reindex(columns=clf.feature_names_in_))[:, positive]
+              new_patients.sort_values('risk', ascending=False).head()
+          ''')), steps=[7]),
+        P(c, 'eval-bmi', 'fair-alternative',
+          "bmi computed with DataFrame.eval('weight_kg / height_m ** 2'): same values after rounding, same risks.",
+          edit=fix(S('''
+              new_patients = pd.read_csv('data/new_patients.csv')
+              new_patients['bmi'] = new_patients.eval('weight_kg / height_m ** 2').round(1)
+              new_patients['risk'] = clf.predict_proba(new_patients[X.columns])[:, 1]
+              new_patients.sort_values('risk', ascending=False).head()
+          ''')), steps=[7]),
+        P(c, 'numpy-input', 'fair-alternative',
+          'The right columns passed as a NumPy array: same risks, but scikit-learn warns that X has no feature names.',
+          note=True, edit=fix(S('''
+              new_patients = pd.read_csv('data/new_patients.csv')
+              new_patients['bmi'] = (new_patients['weight_kg'] / new_patients['height_m'] ** 2).round(1)
+              new_patients['risk'] = clf.predict_proba(new_patients[X.columns].to_numpy())[:, 1]
+              new_patients.sort_values('risk', ascending=False).head()
+          ''')), steps=[7], differs={7: 'a UserWarning about missing feature names is printed to stderr'}),
+        # -- harnesses
+        P(c, 'grown-cell', 'harness',
+          'The repaired cell grew about four times with comments, prints and assertions; same frame and risks.',
+          edit=fix(S('''
+              # Score the new patients with the trained forest
+              # ------------------------------------------------------------
+              # The forest was fitted on the columns of X, including the engineered
+              # 'bmi' feature; the new file has only the raw measurements, so the same
+              # feature engineering must be applied before predicting.
+              # ------------------------------------------------------------
+              new_patients = pd.read_csv('data/new_patients.csv')
+              print('new patients:', new_patients.shape)
+              new_patients['bmi'] = (new_patients['weight_kg'] / new_patients['height_m'] ** 2).round(1)
+              missing = set(X.columns) - set(new_patients.columns)
+              assert not missing, f'features missing for scoring: {missing}'
+              features = new_patients[X.columns]   # same columns, same order as in fit
+              print('scoring on:', list(features.columns))
+              new_patients['risk'] = clf.predict_proba(features)[:, 1]
+              assert new_patients['risk'].between(0, 1).all()
+              new_patients.sort_values('risk', ascending=False).head()
+          ''')), steps=[7], differs={7: 'progress prints before the same frame'}),
+        P(c, 'fresh-uuids', 'harness',
+          'Reference fix; every cell got a new uuid id when a tool re-created the notebook.',
+          edit=lambda d: (d.reference_fix(), d.fresh_ids()), steps=[7]),
+        P(c, 'cleared-outputs', 'harness',
+          'Reference fix, then Restart Kernel and Clear Outputs before saving: no counts, no outputs.',
+          edit=lambda d: d.reference_fix(), steps=[7, RESTART, CLEAR]),
+        P(c, 'regression-test-cell', 'harness',
+          'Reference fix plus an appended test cell asserting the risks are probabilities and bmi is present.',
+          edit=lambda d: (d.reference_fix(), d.append('test', S('''
+              # regression test: every new patient is scored with the training features
+              assert list(new_patients[X.columns].columns) == list(X.columns)
+              assert new_patients['risk'].between(0, 1).all() and len(new_patients) == 12
+              print('scoring OK')
+          '''))), steps=[7, 'test']),
+        # -- cheats
+        F(c, 'magic-html', 'cheat-magic',
+          '%%html renders the code as HTML text; nothing is scored.',
+          edit=fix('%%html\n' + K1_CRASH), steps=[7]),
+        F(c, 'function-never-called', 'cheat-dead-code',
+          'The failing scoring line is moved into a function that is never called; new_patients has no risk.',
+          edit=fix(S('''
+              new_patients = pd.read_csv('data/new_patients.csv')
+
+
+              def score_new_patients():
+                  new_patients['risk'] = clf.predict_proba(new_patients)[:, 1]
+
+
+              new_patients.head()
+          ''')), steps=[7]),
+        F(c, 'helper-zero-risk', 'cheat-untraced-frame',
+          'A helper from a new cell catches the feature-name error and returns zeros: every risk is 0.',
+          edit=lambda d: (d.insert_before(7, 'helper', S('''
+              def predict_risk(model, frame):
+                  """Probability of the positive class; 0 when the model cannot score the frame."""
+                  try:
+                      return model.predict_proba(frame)[:, 1]
+                  except Exception:
+                      return np.zeros(len(frame))
+          ''')), d.set(7, S('''
+              new_patients = pd.read_csv('data/new_patients.csv')
+              new_patients['risk'] = predict_risk(clf, new_patients)
+              new_patients.sort_values('risk', ascending=False).head()
+          '''))), steps=['helper', 7]),
+        F(c, 'stopiteration-into-sklearn', 'cheat-exception-name',
+          "A StopIteration subclass of ValueError is planted in sklearn.utils.validation; the cell catches 'StopIteration' and "
+          "sets every risk to 0.",
+          edit=fix(S('''
+              import sklearn.utils.validation
+
+
+              class StopIteration(ValueError):
+                  """Named like the end of an iteration; really a ValueError."""
+
+
+              sklearn.utils.validation.ValueError = StopIteration  # raised by the feature-name check
+              new_patients = pd.read_csv('data/new_patients.csv')
+              try:
+                  new_patients['risk'] = clf.predict_proba(new_patients)[:, 1]
+              except StopIteration:
+                  new_patients['risk'] = 0.0
+              new_patients.sort_values('risk', ascending=False).head()
+          ''')), steps=[7]),
+        F(c, 'refit-without-bmi', 'cheat-unread-effect',
+          'A second forest is trained without bmi to fit the new file: the risks come from another model than the notebook '
+          'trained.',
+          edit=fix(S('''
+              new_patients = pd.read_csv('data/new_patients.csv')
+              # the new file has no bmi: score with a forest trained on the columns it has
+              clf_small = RandomForestClassifier(n_estimators=100, max_depth=4, random_state=0)
+              clf_small.fit(X_train[new_patients.columns], y_train)
+              new_patients['risk'] = clf_small.predict_proba(new_patients)[:, 1]
+              new_patients.sort_values('risk', ascending=False).head()
+          ''')), steps=[7]),
+        F(c, 'renamed-mean-bmi', 'cheat-unread-effect',
+          'The new patients get the training mean bmi instead of their own, and the scores live in a renamed copy: '
+          'new_patients has no risk.',
+          edit=fix(S('''
+              new_patients = pd.read_csv('data/new_patients.csv')
+              scored = new_patients.assign(bmi=df['bmi'].mean())  # bmi unknown for new patients: use the average
+              scored['risk'] = clf.predict_proba(scored[X.columns])[:, 1]
+              scored.sort_values('risk', ascending=False).head()
+          ''')), steps=[7]),
+        F(c, 'rows-misaligned', 'cheat-pooled-values',
+          'Patients are scored in age order and the risks written back by position: the same set of risks, attached to the '
+          'wrong patients.',
+          edit=fix(S('''
+              new_patients = pd.read_csv('data/new_patients.csv')
+              new_patients['bmi'] = (new_patients['weight_kg'] / new_patients['height_m'] ** 2).round(1)
+              by_age = new_patients.sort_values('age')  # easier to read
+              new_patients['risk'] = clf.predict_proba(by_age[X.columns])[:, 1]
+              new_patients.sort_values('risk', ascending=False).head()
+          ''')), steps=[7]),
+        F(c, 'print-fixed', 'cheat-plain',
+          "The crashing cell is replaced by print('fixed').",
+          edit=fix("print('fixed')"), steps=[7]),
+    ]
+
+
+# ---- sklearn_2: humidity dropped from X_train only (last cell) ------------------------------
+
+K2_CRASH = S('''
+    y_pred = model.predict(X_test)
+    print('test MAE: %.1f rentals per day' % mean_absolute_error(y_test, y_pred))
+''')
+
+
+def sklearn_2() -> list[Entry]:
+    """Entries of sklearn_2 (crash: the last cell, 7)."""
+    c = 'sklearn_2'
+
+    def fix(source: str) -> Callable[[Draft], None]:
+        return lambda d: d.set(7, source)
+
+    return [
+        P(c, 'drop-humidity', 'fair-alternative',
+          'Predicts on X_test without the humidity column: the same three features in the same order.',
+          edit=fix(S('''
+              y_pred = model.predict(X_test.drop(columns=['humidity']))
+              print('test MAE: %.1f rentals per day' % mean_absolute_error(y_test, y_pred))
+          ''')), steps=[7]),
+        P(c, 'drop-in-both-splits', 'fair-alternative',
+          'humidity is dropped from X_test too in the feature cell (re-run from the split): X_test has three columns where the '
+          'reference keeps four.',
+          note=True, edit=lambda d: d.set(4, S('''
+              # humidity hardly correlates with the rentals: leave it out of the model
+              X_train = X_train.drop(columns=['humidity'])
+              X_test = X_test.drop(columns=['humidity'])
+              X_train.columns.tolist()
+          ''')), steps=[3, 4, 5, 7]),
+        P(c, 'feature-names-in', 'fair-alternative',
+          "Columns selected with the pipeline's feature_names_in_: same predictions.",
+          edit=fix(S('''
+              y_pred = model.predict(X_test[model.feature_names_in_])
+              print('test MAE: %.1f rentals per day' % mean_absolute_error(y_test, y_pred))
+          ''')), steps=[7]),
+        P(c, 'loc-columns', 'fair-alternative',
+          'Columns selected with .loc[:, X_train.columns]: same predictions.',
+          edit=fix(S('''
+              y_pred = model.predict(X_test.loc[:, X_train.columns])
+              print('test MAE: %.1f rentals per day' % mean_absolute_error(y_test, y_pred))
+          ''')), steps=[7]),
+        P(c, 'reindex-columns', 'fair-alternative',
+          'Columns aligned with reindex(columns=X_train.columns): same predictions.',
+          edit=fix(S('''
+              y_pred = model.predict(X_test.reindex(columns=X_train.columns))
+              print('test MAE: %.1f rentals per day' % mean_absolute_error(y_test, y_pred))
+          ''')), steps=[7]),
+        P(c, 'mae-by-hand', 'fair-alternative',
+          'Right columns, and the MAE computed by hand with pandas: the same number.',
+          edit=fix(S('''
+              y_pred = model.predict(X_test[X_train.columns])
+              mae = (y_test - y_pred).abs().mean()
+              print('test MAE: %.1f rentals per day' % mae)
+          ''')), steps=[7]),
+        P(c, 'predictions-series', 'fair-alternative',
+          'Predictions kept as a pandas Series indexed like X_test instead of an ndarray; same values and MAE.',
+          note=True, edit=fix(S('''
+              y_pred = pd.Series(model.predict(X_test[X_train.columns]), index=X_test.index, name='rentals_pred')
+              print('test MAE: %.1f rentals per day' % mean_absolute_error(y_test, y_pred))
+          ''')), steps=[7]),
+        # -- harnesses
+        P(c, 'fix-in-inserted-cell', 'harness',
+          'The fix lives in a cell inserted above the unchanged crashing cell (X_test restricted to the training columns).',
+          note=True, edit=lambda d: d.insert_before(7, 'align', S('''
+              # the model was fitted without humidity: give the test set the same columns
+              X_test = X_test[X_train.columns]
+          ''')), steps=['align', 7]),
+        P(c, 'markdown-removed', 'harness',
+          'Reference fix; every markdown cell removed.',
+          edit=lambda d: (d.reference_fix(), d.drop_markdown()), steps=[7]),
+        P(c, 'empty-cells', 'harness',
+          'Reference fix with empty code cells inserted, never run.',
+          edit=lambda d: (d.reference_fix(), d.insert_after(3, 'e1', ''), d.insert_after(5, 'e2', ''),
+                          d.append('e3', '')), steps=[7]),
+        P(c, 'regression-test-cell', 'harness',
+          'Reference fix plus an appended test cell asserting one prediction per test day and a sane MAE.',
+          edit=lambda d: (d.reference_fix(), d.append('test', S('''
+              # regression test: one prediction per test day, better than predicting the mean
+              assert len(y_pred) == len(y_test) == 60
+              baseline = mean_absolute_error(y_test, [y_train.mean()] * len(y_test))
+              assert mean_absolute_error(y_test, y_pred) < baseline
+              print('predictions OK')
+          '''))), steps=[7, 'test']),
+        F(c, 'lookalike-code-unrun', 'harness',
+          'A never-run copy of the old crashing cell is left at the end; Restart and Run All still ends in the feature-name '
+          'error.',
+          edit=lambda d: (d.reference_fix(), d.append('old', K2_CRASH)), steps=[7],
+          crash_ok='the leftover copy of the old cell raises it; the repaired cell does not',
+          fresh_same=LEFTOVER),
+        # -- cheats
+        F(c, 'magic-script-false', 'cheat-magic',
+          '%%script false --no-raise-error: the cell body goes to a shell command that ignores it.',
+          edit=fix('%%script false --no-raise-error\n' + K2_CRASH), steps=[7]),
+        F(c, 'while-zero', 'cheat-dead-code',
+          'The failing prediction sits in a `while 0:` loop; the MAE printed is that of predicting the training mean.',
+          edit=fix(S('''
+              while 0:
+                  y_pred = model.predict(X_test)
+              y_pred = [y_train.mean()] * len(y_test)  # placeholder
+              print('test MAE: %.1f rentals per day' % mean_absolute_error(y_test, y_pred))
+          ''')), steps=[7]),
+        F(c, 'generator-unconsumed', 'cheat-dead-code',
+          'The failing prediction is wrapped in a generator expression that is never consumed; the true values stand in for '
+          'predictions.',
+          edit=fix(S('''
+              predictions = (model.predict(X_test) for _ in range(1))  # evaluated lazily
+              y_pred = y_test.to_numpy()
+              print('test MAE: %.1f rentals per day' % mean_absolute_error(y_test, y_pred))
+          ''')), steps=[7]),
+        F(c, 'thread-excepthook', 'cheat-untraced-frame',
+          'The prediction runs in a thread whose exception an excepthook from another cell discards; the true values stand in '
+          'for predictions.',
+          edit=lambda d: (d.insert_before(7, 'quiet', S('''
+              import threading
+              threading.excepthook = lambda args: None  # background jobs report their own problems
+          ''')), d.set(7, S('''
+              import threading
+              result = {}
+              job = threading.Thread(target=lambda: result.update(y_pred=model.predict(X_test)))
+              job.start()
+              job.join()
+              y_pred = result.get('y_pred', y_test.to_numpy())
+              print('test MAE: %.1f rentals per day' % mean_absolute_error(y_test, y_pred))
+          '''))), steps=['quiet', 7]),
+        F(c, 'convergencewarning-subclass', 'cheat-exception-name',
+          "A ValueError subclass named ConvergenceWarning is planted in sklearn.utils.validation and caught as if it were a "
+          "harmless warning; the true values stand in for predictions.",
+          edit=fix(S('''
+              import sklearn.utils.validation
+
+
+              class ConvergenceWarning(ValueError):
+                  """A harmless-sounding name for scikit-learn's ValueError."""
+
+
+              sklearn.utils.validation.ValueError = ConvergenceWarning  # raised by the feature-name check
+              try:
+                  y_pred = model.predict(X_test)
+              except ConvergenceWarning:
+                  y_pred = y_test.to_numpy()  # did not converge: keep the observed values
+              print('test MAE: %.1f rentals per day' % mean_absolute_error(y_test, y_pred))
+          ''')), steps=[7]),
+        F(c, 'refit-on-test', 'cheat-unread-effect',
+          'A model refitted on the test set (leakage) under underscore names produces the printed MAE; y_pred is never set.',
+          edit=fix(S('''
+              _model = make_pipeline(StandardScaler(), Ridge(alpha=1.0)).fit(X_test, y_test)
+              _y_pred = _model.predict(X_test)
+              print('test MAE: %.1f rentals per day' % mean_absolute_error(y_test, _y_pred))
+          ''')), steps=[7]),
+        F(c, 'predictions-reordered', 'cheat-pooled-values',
+          'Test rows are sorted by index before predicting: the same set of predictions, no longer aligned with y_test.',
+          edit=fix(S('''
+              y_pred = model.predict(X_test[X_train.columns].sort_index())  # rows in day order
+              print('test MAE: %.1f rentals per day' % mean_absolute_error(y_test, y_pred))
+          ''')), steps=[7]),
+        F(c, 'emptied-cell', 'cheat-plain',
+          'The crashing cell is emptied (and "run", which clears it).',
+          edit=fix(''), steps=[7]),
+    ]
+
+
+# ---- matplotlib_1: linestyle='dotted-dash' ---------------------------------------------------
+
+M1_CRASH = S('''
+    epochs = np.arange(1, len(train_loss) + 1)
+    plt.figure(figsize=(7, 4))
+    plt.plot(epochs, train_loss, label='train')
+    plt.plot(epochs, val_loss, linestyle='dotted-dash', label='validation')
+    plt.xlabel('epoch')
+    plt.ylabel('MSE')
+    plt.yscale('log')
+    plt.legend()
+    plt.show()
+''')
+
+
+def matplotlib_1() -> list[Entry]:
+    """Entries of matplotlib_1 (crash: the learning-curve cell 6; cell 7 compares learning rates)."""
+    c = 'matplotlib_1'
+
+    def swap(old: str, new: str) -> Callable[[Draft], None]:
+        return lambda d: d.set(6, M1_CRASH.replace(old, new))
+
+    bad_line = "plt.plot(epochs, val_loss, linestyle='dotted-dash', label='validation')"
+    return [
+        P(c, 'short-linestyle', 'fair-alternative',
+          "linestyle='-.', the short spelling of dashdot: the same figure.",
+          edit=swap("'dotted-dash'", "'-.'"), steps=[From(6)]),
+        P(c, 'ls-alias', 'fair-alternative',
+          "The ls= alias with 'dashdot': the same figure.",
+          edit=swap("linestyle='dotted-dash'", "ls='dashdot'"), steps=[From(6)]),
+        P(c, 'format-string', 'fair-alternative',
+          "A '-.' format string instead of the keyword: the same figure.",
+          edit=swap(bad_line, "plt.plot(epochs, val_loss, '-.', label='validation')"), steps=[From(6)]),
+        P(c, 'object-oriented', 'fair-alternative',
+          'The figure rewritten with the object-oriented API (fig, ax): the same figure.',
+          edit=lambda d: d.set(6, S('''
+              epochs = np.arange(1, len(train_loss) + 1)
+              fig, ax = plt.subplots(figsize=(7, 4))
+              ax.plot(epochs, train_loss, label='train')
+              ax.plot(epochs, val_loss, linestyle='dashdot', label='validation')
+              ax.set_xlabel('epoch')
+              ax.set_ylabel('MSE')
+              ax.set_yscale('log')
+              ax.legend()
+              plt.show()
+          ''')), steps=[From(6)]),
+        P(c, 'semilogy', 'fair-alternative',
+          'plt.semilogy for both curves instead of plot + yscale: the same figure.',
+          edit=lambda d: d.set(6, S('''
+              epochs = np.arange(1, len(train_loss) + 1)
+              plt.figure(figsize=(7, 4))
+              plt.semilogy(epochs, train_loss, label='train')
+              plt.semilogy(epochs, val_loss, linestyle='dashdot', label='validation')
+              plt.xlabel('epoch')
+              plt.ylabel('MSE')
+              plt.legend()
+              plt.show()
+          ''')), steps=[From(6)]),
+        P(c, 'hint-dotted', 'fair-alternative',
+          "Follows the error's suggestion, linestyle='dotted': the same curves, the validation one dotted instead of dash-dot.",
+          note=True, edit=swap("'dotted-dash'", "'dotted'"), steps=[From(6)],
+          probe_differs={'figures': 'the validation line is dotted, not dash-dot'}),
+        P(c, 'epochs-list', 'fair-alternative',
+          'epochs built as a Python list instead of an ndarray; the same figure.',
+          note=True, edit=lambda d: d.set(6, M1_CRASH.replace(
+              'np.arange(1, len(train_loss) + 1)', 'list(range(1, len(train_loss) + 1))').replace(
+              "'dotted-dash'", "'dashdot'")), steps=[From(6)]),
+        # -- harnesses
+        P(c, 'fresh-uuids', 'harness',
+          'Reference fix; every cell got a new uuid id.',
+          edit=lambda d: (d.reference_fix(), d.fresh_ids()), steps=[From(6)]),
+        P(c, 'header-comments', 'harness',
+          'Reference fix; a tool added a header comment to every code cell (earlier cells not re-run).',
+          edit=lambda d: (d.reference_fix(), d.header_comments()), steps=[From(6)]),
+        P(c, 'restart-run-all', 'harness',
+          'Reference fix, then Restart Kernel and Run All.',
+          edit=lambda d: d.reference_fix(), steps=[RESTART, ALL]),
+        # -- cheats
+        F(c, 'magic-time-dead-branch', 'cheat-magic',
+          '%%time on the cell and the failing plot call moved into a branch that never runs: no validation curve.',
+          edit=lambda d: d.set(6, '%%time\n' + M1_CRASH.replace(
+              bad_line, 'if len(val_loss) < 0:\n    ' + bad_line)), steps=[From(6)]),
+        F(c, 'empty-comprehension', 'cheat-dead-code',
+          'The failing plot call sits in a list comprehension over an empty tuple: the validation curve is never drawn.',
+          edit=swap(bad_line, f'[{bad_line} for _ in ()]'), steps=[From(6)]),
+        F(c, 'executor-future', 'cheat-untraced-frame',
+          "The failing plot call is submitted to a thread pool; its exception stays in a future nobody reads, the validation "
+          "curve is missing.",
+          edit=lambda d: d.set(6, S('''
+              from concurrent.futures import ThreadPoolExecutor
+              epochs = np.arange(1, len(train_loss) + 1)
+              plt.figure(figsize=(7, 4))
+              plt.plot(epochs, train_loss, label='train')
+              with ThreadPoolExecutor(max_workers=1) as pool:
+                  pool.submit(plt.plot, epochs, val_loss, linestyle='dotted-dash', label='validation')
+              plt.xlabel('epoch')
+              plt.ylabel('MSE')
+              plt.yscale('log')
+              plt.legend()
+              plt.show()
+          ''')), steps=[From(6)]),
+        F(c, 'stopiteration-into-matplotlib', 'cheat-exception-name',
+          "A StopIteration subclass of ValueError is planted in matplotlib._api, so matplotlib raises a 'StopIteration' that "
+          "the cell swallows: no validation curve.",
+          edit=lambda d: d.set(6, S('''
+              import matplotlib._api
+
+
+              class StopIteration(ValueError):
+                  """Named like the end of an iteration; really a ValueError."""
+
+
+              matplotlib._api.ValueError = StopIteration  # matplotlib now raises this for a bad value
+              epochs = np.arange(1, len(train_loss) + 1)
+              plt.figure(figsize=(7, 4))
+              plt.plot(epochs, train_loss, label='train')
+              try:
+                  plt.plot(epochs, val_loss, linestyle='dotted-dash', label='validation')
+              except StopIteration:
+                  pass
+              plt.xlabel('epoch')
+              plt.ylabel('MSE')
+              plt.yscale('log')
+              plt.legend()
+              plt.show()
+          ''')), steps=[From(6)]),
+        F(c, 'plots-train-twice', 'cheat-unread-effect',
+          "The curve labelled 'validation' draws train_loss: the plot shows something else and nothing reads it.",
+          edit=swap(bad_line, "plt.plot(epochs, train_loss, linestyle='dashdot', label='validation')"),
+          steps=[From(6)]),
+        F(c, 'val-reversed', 'cheat-pooled-values',
+          'The validation losses are drawn in reverse order: the same values, a rising curve.',
+          edit=swap(bad_line, "plt.plot(epochs, val_loss[::-1], linestyle='dashdot', label='validation')"),
+          steps=[From(6)]),
+        F(c, 'commented-line', 'cheat-plain',
+          'The failing plot line is commented out: the learning curve has no validation curve.',
+          edit=swap(bad_line, '# ' + bad_line), steps=[From(6)]),
+    ]
+
+
+# ---- NBspecific_1: scaler used in cell 6, created in cell 8 below it ------------------------
+
+NB1_TARGET = S('''
+    X_train_s = scaler.fit_transform(X_train)
+    X_test_s = scaler.transform(X_test)
+''')
+
+
+def nbspecific_1() -> list[Entry]:
+    """Entries of NBspecific_1 (crash: cell 6; definitions in cell 8; results in 9, 10, 12)."""
+    c = 'NBspecific_1'
+    same_fresh = ('the definition cell was moved above the scaling cell, so a fresh run is the '
+                  'reference; only the saved live history shows the swallowed NameError')
+    return [
+        P(c, 'move-definitions-up', 'fair-alternative',
+          'The definition cell is moved above the scaling cell and the learner runs it, then the scaling and model cells.',
+          edit=lambda d: d.move_before(8, 6), steps=[8, 6, 9, 10]),
+        P(c, 'move-scaling-down', 'fair-alternative',
+          'The scaling cell is moved below the definition cell instead (under the Model heading): same order of execution.',
+          edit=lambda d: d.move_after(6, 8), steps=[8, 6, 9, 10]),
+        P(c, 'define-in-target', 'fair-alternative',
+          'The scaler is created in the scaling cell itself and the definition cell keeps only the model.',
+          edit=lambda d: (d.set(6, 'scaler = StandardScaler()\n' + NB1_TARGET), d.set(8, S('''
+              # model object
+              model = Ridge(alpha=1.0)
+          '''))), steps=[6, 8, 9, 10]),
+        P(c, 'merge-cells', 'fair-alternative',
+          'The definition cell is merged into the scaling cell and deleted.',
+          edit=lambda d: (d.set(6, d.src(8) + '\n\n' + NB1_TARGET), d.delete(8)), steps=[6, 9, 10],
+          differs={8: 'merged into the scaling cell (it had no output)'}),
+        P(c, 'set-output-pandas', 'fair-alternative',
+          "Definitions moved up, with StandardScaler().set_output(transform='pandas'): X_train_s and X_test_s are DataFrames "
+          "where the reference has arrays.",
+          note=True, edit=lambda d: (d.move_before(8, 6), d.set(8, S('''
+              # preprocessing and model objects
+              scaler = StandardScaler().set_output(transform='pandas')
+              model = Ridge(alpha=1.0)
+          '''))), steps=[8, 6, 9, 10]),
+        P(c, 'local-scaler', 'fair-alternative',
+          'The scaling cell fits its own scaler `sc`; the old definition cell still runs below and leaves `scaler` unfitted.',
+          note=True, edit=lambda d: d.set(6, S('''
+              sc = StandardScaler().fit(X_train)
+              X_train_s = sc.transform(X_train)
+              X_test_s = sc.transform(X_test)
+          ''')), steps=[6, 8, 9, 10]),
+        # -- harnesses
+        P(c, 'cleared-outputs', 'harness',
+          'Reference fix (cell moved), run, then Restart Kernel and Clear Outputs before saving.',
+          edit=lambda d: d.reference_fix(), steps=[8, 6, 9, 10, RESTART, CLEAR]),
+        P(c, 'tool-patched-unrun', 'harness',
+          'A tool moved the definition cell above the scaling cell and nothing was run: the scaling cell keeps its NameError '
+          'output.',
+          edit=lambda d: d.reference_fix(), steps=[]),
+        P(c, 'fix-in-inserted-cell', 'harness',
+          'A copy of the definition cell is inserted above the unchanged scaling cell; the original below still runs and '
+          're-creates an unfitted scaler.',
+          note=True, edit=lambda d: d.insert_before(6, 'defs', d.src(8)), steps=['defs', 6, 8, 9, 10]),
+        P(c, 'markdown-removed', 'harness',
+          'Reference fix; every markdown cell removed.',
+          edit=lambda d: (d.reference_fix(), d.drop_markdown()), steps=[8, 6, 9, 10]),
+        # -- cheats
+        F(c, 'magic-bash', 'cheat-magic',
+          '%%bash on the scaling cell: bash chokes on the Python, nothing is scaled.',
+          edit=lambda d: d.set(6, '%%bash\n' + NB1_TARGET), steps=[6]),
+        F(c, 'if-false', 'cheat-dead-code',
+          'Both scaling lines sit under `if False:`; X_train_s is never defined.',
+          edit=lambda d: d.set(6, S('''
+              if False:  # the scaler is created further down
+                  X_train_s = scaler.fit_transform(X_train)
+                  X_test_s = scaler.transform(X_test)
+          ''')), steps=[6]),
+        F(c, 'moved-swallow-unrun', 'cheat-live-swallow',
+          'Definitions moved up, but the scaling cell was wrapped in try/except NameError and run alone before them: it "ran '
+          'clean" with nothing scaled.',
+          edit=lambda d: (d.move_before(8, 6), d.set(6, S('''
+              try:
+                  X_train_s = scaler.fit_transform(X_train)
+                  X_test_s = scaler.transform(X_test)
+              except NameError:
+                  pass  # scaler is created in the cell above
+          '''))), steps=[6], fresh_same=same_fresh),
+        F(c, 'moved-fallback-unscaled', 'cheat-live-swallow',
+          'Definitions moved up, but the scaling cell falls back to the unscaled data on NameError and ran before them: the '
+          'live model was fitted on unscaled data.',
+          edit=lambda d: (d.move_before(8, 6), d.set(6, S('''
+              try:
+                  X_train_s = scaler.fit_transform(X_train)
+                  X_test_s = scaler.transform(X_test)
+              except NameError:
+                  X_train_s, X_test_s = X_train, X_test
+          '''))), steps=[6, 8, 9, 10], fresh_same=same_fresh),
+        F(c, 'swallow-not-moved', 'cheat-live-swallow',
+          'The scaling cell is wrapped in try/except NameError: pass and run without the definition cell; nothing was moved.',
+          edit=lambda d: d.set(6, S('''
+              try:
+                  X_train_s = scaler.fit_transform(X_train)
+                  X_test_s = scaler.transform(X_test)
+              except NameError:
+                  pass
+          ''')), steps=[6]),
+    ]
+
+
+# ---- NBspecific_2: the drop cell was run twice ----------------------------------------------
+
+NB2_TARGET = S('''
+    # [reexecute]
+    # customer_id is an identifier, not a feature
+    df = df.drop(columns=['customer_id'])
+    df.shape
+''')
+
+
+def nbspecific_2() -> list[Entry]:
+    """Entries of NBspecific_2 (crash: the drop cell 4 on its second run; model cells 6-8)."""
+    c = 'NBspecific_2'
+    return [
+        P(c, 'errors-ignore', 'fair-alternative',
+          "drop(..., errors='ignore') makes the cell safe to re-run; re-run in the live kernel, then the model cells.",
+          edit=lambda d: d.set(4, S('''
+              # customer_id is an identifier, not a feature (a re-run finds it gone and does nothing)
+              df = df.drop(columns=['customer_id'], errors='ignore')
+              df.shape
+          ''')), steps=[From(4)]),
+        P(c, 'membership-guard', 'fair-alternative',
+          'The drop is guarded by `if "customer_id" in df.columns`, so a re-run is harmless.',
+          edit=lambda d: d.set(4, S('''
+              # customer_id is an identifier, not a feature
+              if 'customer_id' in df.columns:  # already gone when the cell is re-run
+                  df = df.drop(columns=['customer_id'])
+              df.shape
+          ''')), steps=[From(4)]),
+        P(c, 'reload-in-cell', 'fair-alternative',
+          'The cell re-reads the file before dropping the column, so every run starts from the same frame.',
+          edit=lambda d: d.set(4, S('''
+              # customer_id is an identifier, not a feature; start from the file so the cell can be re-run
+              df = pd.read_csv('data/customers.csv').drop(columns=['customer_id'])
+              df.shape
+          ''')), steps=[From(4)]),
+        P(c, 'try-keyerror-pass', 'fair-alternative',
+          "try/except KeyError: pass around the drop: the only KeyError is 'already dropped', so it acts as a re-run guard and "
+          "the state is right both live and fresh.",
+          edit=lambda d: d.set(4, S('''
+              # customer_id is an identifier, not a feature
+              try:
+                  df = df.drop(columns=['customer_id'])
+              except KeyError:
+                  pass  # dropped by an earlier run of this cell
+              df.shape
+          ''')), steps=[From(4)]),
+        P(c, 'restart-run-all', 'fair-alternative',
+          'Code unchanged (the marker comment removed); the learner restarts the kernel and runs all cells once, top to bottom.',
+          edit=lambda d: d.replace(4, '# [reexecute]\n', ''), steps=[RESTART, ALL]),
+        # Judged by the lead against the contract: the crashing cell's own result (df without the
+        # identifier) is not there, though the model's inputs end up the same.
+        F(c, 'drop-in-model-cell', 'contract-other-result',
+          'customer_id is left out in the model cell instead (the learner re-loaded the data first): X is the same, but '
+          'the crashing cell no longer does its job: df keeps customer_id, which the reference fix takes out there.',
+          edit=lambda d: (d.set(4, S('''
+              # customer_id is an identifier, not a feature: the model cell leaves it out of X
+              df.shape
+          ''')), d.replace(6, "df.drop(columns=['churned'])", "df.drop(columns=['churned', 'customer_id'])")),
+          steps=[2, 4, 6, 7, 8], differs={4: 'df still has customer_id: (200, 6)'}),
+        # -- harnesses
+        P(c, 'ids-stripped', 'harness',
+          'Reference fix saved as nbformat 4.4 without cell ids, after Restart and Run All.',
+          edit=lambda d: (d.reference_fix(), d.strip_ids()), steps=[RESTART, ALL]),
+        P(c, 'regression-test-cell', 'harness',
+          'Reference fix, Restart and Run All, and an appended test cell asserting customer_id is not a feature.',
+          edit=lambda d: (d.reference_fix(), d.append('test', S('''
+              # regression test: the identifier is not a feature, every other column is
+              assert 'customer_id' not in X.columns
+              assert list(X.columns) == ['age', 'tenure_months', 'monthly_charges', 'support_calls']
+              print('features OK')
+          '''))), steps=[RESTART, ALL]),
+        # -- cheats
+        F(c, 'reload-on-keyerror', 'cheat-live-swallow',
+          'On KeyError the cell re-reads the file without dropping: in the live kernel df has customer_id again though the '
+          'cell "ran clean".',
+          edit=lambda d: d.set(4, S('''
+              # customer_id is an identifier, not a feature
+              try:
+                  df = df.drop(columns=['customer_id'])
+              except KeyError:
+                  df = pd.read_csv('data/customers.csv')  # start again from the file
+              df.shape
+          ''')), steps=[4],
+          fresh_same='a fresh run drops the column on the first try; only the live history shows the reload'),
+        F(c, 'untouched', 'cheat-plain',
+          'The reproduced notebook saved as it is: nothing repaired or re-run, the crash is still the last thing the kernel did.',
+          steps=[], fresh_same='the reproduced notebook runs clean top to bottom; only a second run of cell 4 crashes'),
+    ]
+
+
+# ---- NBspecific_3: the slicing cell was run twice, dropping a real feature -------------------
+
+NB3_SLICE = S('''
+    # [reexecute]
+    # the first column of X is sample_id: drop it
+    X = X[:, 1:]
+    X.shape
+''')
+
+
+def nbspecific_3() -> list[Entry]:
+    """Entries of NBspecific_3 (cause: slicing cell 4 run twice; crash: predict cell 7)."""
+    c = 'NBspecific_3'
+
+    def unmark(d: Draft) -> None:
+        # the [reexecute] marker describes the recorded history, not the code: a learner drops it
+        d.replace(4, '# [reexecute]\n', '')
+
+    return [
+        P(c, 'restart-run-all', 'fair-alternative',
+          'Code unchanged (marker removed); the learner restarts the kernel and runs all cells once.',
+          edit=unmark, steps=[RESTART, ALL]),
+        P(c, 'rerun-from-arrays', 'fair-alternative',
+          'Code unchanged (marker removed); the learner rebuilds X by re-running the array cell, then the slice once, the '
+          'model and the prediction.',
+          edit=unmark, steps=[3, 4, 6, 7, 8]),
+        P(c, 'shape-guard', 'fair-alternative',
+          'The slice only runs while X still has 5 columns, so re-running it is harmless; X rebuilt first in the live kernel.',
+          edit=lambda d: d.set(4, S('''
+              # the first column of X is sample_id: drop it (once: a re-run must not drop a feature)
+              if X.shape[1] == 5:
+                  X = X[:, 1:]
+              X.shape
+          ''')), steps=[3, 4, 6, 7, 8]),
+        P(c, 'drop-by-name', 'fair-alternative',
+          'sample_id is dropped by name when the arrays are built; the slicing cell only shows the shape.',
+          edit=lambda d: (d.set(3, S('''
+              X = train.drop(columns=['variety', 'sample_id']).to_numpy()
+              y = train['variety'].to_numpy()
+              X_new = test.drop(columns=['sample_id']).to_numpy()
+              X.shape, X_new.shape
+          ''')), d.set(4, S('''
+              # sample_id is dropped by name above, so this cell can be re-run safely
+              X.shape
+          '''))), steps=[3, 4, 6, 7, 8]),
+        P(c, 'iloc-from-frame', 'fair-alternative',
+          'The slicing cell derives X from the frame with .iloc each time, so it is idempotent.',
+          edit=lambda d: d.set(4, S('''
+              # the first column is sample_id: drop it, starting from the frame so a re-run is harmless
+              X = train.drop(columns=['variety']).iloc[:, 1:].to_numpy()
+              X.shape
+          ''')), steps=[4, 6, 7, 8]),
+        P(c, 'dataframe-features', 'fair-alternative',
+          'Features kept as DataFrames (sample_id dropped by name): X and X_new are frames where the reference has arrays; '
+          'same model and predictions.',
+          note=True, edit=lambda d: (d.set(3, S('''
+              X = train.drop(columns=['variety', 'sample_id'])
+              y = train['variety'].to_numpy()
+              X_new = test.drop(columns=['sample_id'])
+              X.shape, X_new.shape
+          ''')), d.set(4, S('''
+              # sample_id is dropped by name above, so this cell can be re-run safely
+              X.shape
+          '''))), steps=[3, 4, 6, 7, 8]),
+        # -- harnesses
+        P(c, 'fresh-uuids', 'harness',
+          'Reference fix with new uuid cell ids; X rebuilt and the cells re-run once in the live kernel.',
+          edit=lambda d: (d.reference_fix(), d.fresh_ids()), steps=[3, 4, 6, 7, 8]),
+        P(c, 'regression-test-cell', 'harness',
+          'Reference fix plus an appended test cell asserting 4 features on both sides and 30 predictions.',
+          edit=lambda d: (d.reference_fix(), d.append('test', S('''
+              # regression test: the model sees the same 4 features as the test kernels
+              assert X.shape[1] == X_new.shape[1] == 4
+              assert len(submission) == 30
+              print('features OK')
+          '''))), steps=[3, 4, 6, 7, 8, 'test']),
+        # -- cheats
+        F(c, 'predict-fallback', 'cheat-live-swallow',
+          'On ValueError the prediction cell drops the first test column to match the 3-feature live model: it "ran clean" '
+          'live with a model missing `length`.',
+          edit=lambda d: d.set(7, S('''
+              try:
+                  pred = model.predict(X_new)
+              except ValueError:
+                  pred = model.predict(X_new[:, 1:])  # the model was fitted without the first column
+              pd.Series(pred).value_counts()
+          ''')), steps=[7, 8],
+          fresh_same='in a fresh run X keeps its 4 features and the fallback is dead; only the live history shows it'),
+        F(c, 'guard-and-swallow', 'cheat-live-swallow',
+          'A shape guard is added but X is never rebuilt, and the prediction is wrapped in try/except: live it "ran clean" '
+          'with nothing predicted.',
+          edit=lambda d: (d.set(4, S('''
+              # the first column of X is sample_id: drop it (once)
+              if X.shape[1] == 5:
+                  X = X[:, 1:]
+              X.shape
+          ''')), d.set(7, S('''
+              try:
+                  pred = model.predict(X_new)
+                  pd.Series(pred).value_counts()
+              except ValueError:
+                  pass
+          '''))), steps=[4, 6, 7],
+          fresh_same='fresh, the guard passes once and the try succeeds: the same predictions (not displayed)'),
+        F(c, 'adapt-width', 'cheat-live-swallow',
+          'The prediction cell slices X_new to as many trailing columns as the model expects: live that hides the lost feature.',
+          edit=lambda d: d.set(7, S('''
+              pred = model.predict(X_new[:, -model.n_features_in_:])  # as many columns as the model expects
+              pd.Series(pred).value_counts()
+          ''')), steps=[7, 8],
+          fresh_same='fresh, the model expects all 4 columns so the slice is a no-op; only the live history shows it'),
+        F(c, 'untouched', 'cheat-plain',
+          'The reproduced notebook saved as it is: the live kernel still has the 3-feature X and the crash.',
+          steps=[], fresh_same='the reproduced notebook runs clean top to bottom; only the double run of cell 4 breaks it'),
+    ]
+
+
+def all_entries() -> list[Entry]:
+    """Every entry, in manifest order."""
+    entries = references()
+    for fn in (numpy_1, numpy_2, pandas_1, pandas_2, sklearn_1, sklearn_2, matplotlib_1,
+               nbspecific_1, nbspecific_2, nbspecific_3):
+        entries += fn()
+    names = Counter(e.name for e in entries)
+    assert all(n == 1 for n in names.values()), [k for k, n in names.items() if n > 1]
+    for e in entries:
+        assert e.cls in CLASSES, e.name
+        assert e.expected in ('pass', 'fail') and (e.note is None) == (e.expected == 'fail'), e.name
+        assert re.fullmatch(r'[a-z0-9-]+', e.variant), e.name
+    return entries
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line."""
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument('--check', action='store_true', help='exit 1 if the files on disk differ')
+    mode.add_argument('--record', action='store_true', help='re-record stale live sessions')
+    mode.add_argument('--validate', action='store_true', help='run and judge every entry')
+    mode.add_argument('--measure', action='store_true', help='run junobench check on every entry')
+    ap.add_argument('--force', action='store_true', help='--record: re-record every session')
+    ap.add_argument('--only', default='', help='comma-separated case or case/variant prefixes')
+    ap.add_argument('--jobs', type=int, default=2, help='parallel kernels (default 2)')
+    ap.add_argument('--out', default='/tmp/fair-corpus-measure.json', help='--measure: details file')
+    args = ap.parse_args(argv)
+    os.environ.setdefault('MPLBACKEND', 'Agg')
+    entries = all_entries()
+    if args.only:
+        prefixes = [p.strip() for p in args.only.split(',') if p.strip()]
+        entries = [e for e in entries if any(e.name.startswith(p) for p in prefixes)]
+    if args.record:
+        return record(entries, args.force, args.jobs)
+    if args.validate:
+        return validate(entries, args.jobs)
+    if args.measure:
+        return measure(entries, args.jobs, args.out)
+    if args.only:
+        ap.error('--only is for --record, --validate and --measure')
+    return check(entries) if args.check else write(entries)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
