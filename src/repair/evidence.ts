@@ -1115,7 +1115,10 @@ namespace Private {
         }
       }
     }
-    const columnRoles: Record<string, Record<string, 'result' | 'intermediate'>> = {};
+    const columnRoles: Record<
+      string,
+      Record<string, 'result' | 'intermediate'>
+    > = {};
     if (isObject(v.columnRoles)) {
       for (const [frame, cols] of Object.entries(v.columnRoles)) {
         if (isObject(cols)) {
