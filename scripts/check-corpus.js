@@ -259,7 +259,13 @@ async function main() {
   });
   const only = values.cases ? new Set(values.cases.split(',')) : null;
   const corpora = new Set(values.corpora.split(','));
-  const books = { demo: { dir: DEMO, root: path.dirname(DEMO) } };
+  // The repairs run with their case folder as working directory and may write there (a
+  // %%writefile cheat does): they run in a scratch copy of the demo casebook, not in the repository.
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'junobench-corpus-'));
+  fs.cpSync(DEMO, path.join(scratch, 'casebook'), { recursive: true });
+  const books = {
+    demo: { dir: path.join(scratch, 'casebook'), root: scratch, scratch: true }
+  };
   if (fs.existsSync(path.join(SHARED, 'benchmark_desc.xlsx'))) {
     books.real = { dir: SHARED, root: SHARED };
   }
@@ -413,6 +419,9 @@ async function main() {
   for (const b of Object.keys(books)) {
     if (b === 'standin') {
       fs.rmSync(books[b].dir, { recursive: true, force: true });
+    }
+    if (books[b].scratch) {
+      fs.rmSync(books[b].root, { recursive: true, force: true });
     }
   }
   console.log(`${agree} passed, ${n - agree} failed`);
