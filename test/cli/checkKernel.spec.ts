@@ -1,0 +1,93 @@
+/**
+ * `junobench check` picks the benchmark environment when the server has it: a
+ * server with a `junobench` kernelspec (here a stand-in that runs this
+ * Python) checks in it without being told, and a server without one checks in
+ * its default kernel; the report says which.
+ */
+import { execFileSync } from 'child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import * as path from 'path';
+
+import { checkNotebook, defaultCheckKernel } from '../../src/cli/check';
+import { startServer } from '../../src/cli/server';
+import type { IServerHandle } from '../../src/cli/server';
+import { loadLocalCasebook } from '../../src/cli/verify';
+import { demoNotebook } from '../replay/notebooks';
+
+jest.setTimeout(240000);
+
+const DEMO = path.resolve(__dirname, '../../demo/casebook');
+const ROOT = path.resolve(DEMO, '..');
+
+describe('the kernel a check uses', () => {
+  let withPins: IServerHandle;
+  let plain: IServerHandle;
+  let jupyterPath: string;
+  const saved = process.env.JUPYTER_PATH;
+
+  beforeAll(async () => {
+    jupyterPath = mkdtempSync(path.join(tmpdir(), 'junobench-kernels-'));
+    const spec = path.join(jupyterPath, 'kernels', 'junobench');
+    mkdirSync(spec, { recursive: true });
+    writeFileSync(
+      path.join(spec, 'kernel.json'),
+      JSON.stringify({
+        argv: ['python', '-m', 'ipykernel_launcher', '-f', '{connection_file}'],
+        display_name: 'JunoBench (benchmark pins)',
+        language: 'python'
+      })
+    );
+    process.env.JUPYTER_PATH = jupyterPath;
+    withPins = await startServer({ rootDir: ROOT });
+    if (saved === undefined) {
+      delete process.env.JUPYTER_PATH;
+    } else {
+      process.env.JUPYTER_PATH = saved;
+    }
+    plain = await startServer({ rootDir: ROOT });
+  });
+
+  afterAll(async () => {
+    await withPins?.stop();
+    await plain?.stop();
+    rmSync(jupyterPath, { recursive: true, force: true });
+  });
+
+  it('is the pinned junobench kernel when the server has it, else the default', async () => {
+    expect(await defaultCheckKernel(withPins.settings)).toBe('junobench');
+    expect(await defaultCheckKernel(plain.settings)).toBe('python3');
+  });
+
+  it('is said in the report of a check that was not told which kernel to use', async () => {
+    const report = await checkNotebook({
+      casebook: await loadLocalCasebook(DEMO),
+      casebookDir: DEMO,
+      caseName: 'numpy_1',
+      notebook: demoNotebook('numpy_1', 'fixed'),
+      notebookLabel: 'numpy_1_fixed.ipynb',
+      settings: withPins.settings,
+      serverRoot: ROOT,
+      timeoutMs: 120000
+    });
+    expect(report).toMatchObject({ kernel: 'junobench', passed: true });
+    // The kernel's libraries were compared with the benchmark's: every one named differs, and
+    // numpy (imported by the notebook) is named exactly when its version is not the pin.
+    const env = report.evidence?.environment;
+    expect(env).toBeTruthy();
+    expect(env!.libraries.every(l => l.found !== l.pinned)).toBe(true);
+    const numpy = execFileSync(
+      'python',
+      ['-c', 'import numpy; print(numpy.__version__)'],
+      {
+        encoding: 'utf8'
+      }
+    ).trim();
+    expect(env!.libraries.some(l => l.name === 'numpy')).toBe(
+      numpy !== '1.26.4'
+    );
+    expect(report.findings.some(f => f.code === 'environment')).toBe(
+      env!.libraries.length > 0 || env!.python !== null
+    );
+  });
+});
