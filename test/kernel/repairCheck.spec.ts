@@ -1,0 +1,192 @@
+/**
+ * runRepairCheck on real kernels, for what the evidence decides beyond one
+ * cell: the reference fix runs in its recorded order (a fixed notebook whose
+ * cells ran out of document order can still serve), and a notebook-specific
+ * case's live kernel is replayed from the saved prompts.
+ */
+import { KernelManager, ServerConnection } from '@jupyterlab/services';
+import { JupyterServer } from '@jupyterlab/testing';
+
+import {
+  MemoryReferenceCache,
+  runRepairCheck
+} from '../../src/kernel/repairCheck';
+import type { IFreshKernel } from '../../src/kernel/repairCheck';
+import type { INbCell, INotebookJSON } from '../../src/replay/types';
+
+jest.setTimeout(240000);
+
+const server = new JupyterServer();
+let manager: KernelManager;
+
+beforeAll(async () => {
+  await server.start({ configData: { ServerApp: { allow_root: true } } });
+  manager = new KernelManager({
+    serverSettings: ServerConnection.makeSettings()
+  });
+  await manager.ready;
+});
+
+afterAll(async () => {
+  manager.dispose();
+  await server.shutdown();
+});
+
+/** A fresh kernel for one run of the check. */
+async function fresh(): Promise<IFreshKernel> {
+  const kernel = await manager.startNew({ name: 'python3' });
+  return {
+    kernel,
+    setupCode: '',
+    dispose: async () => {
+      await kernel.shutdown().catch(() => undefined);
+    }
+  };
+}
+
+/** A code cell with a prompt (null: never ran) and, optionally, an error output. */
+function cell(
+  source: string,
+  count: number | null,
+  error?: [string, string]
+): INbCell {
+  return {
+    cell_type: 'code',
+    source,
+    execution_count: count,
+    metadata: {},
+    outputs: error
+      ? [
+          {
+            output_type: 'error',
+            ename: error[0],
+            evalue: error[1],
+            traceback: [
+              `\u001b[0;31m${error[0]}\u001b[0m`,
+              'Cell In[2], line 1\n----> 1 total = base * 2\n'
+            ]
+          }
+        ]
+      : []
+  };
+}
+
+function nb(cells: INbCell[]): INotebookJSON {
+  return { nbformat: 4, nbformat_minor: 4, metadata: {}, cells };
+}
+
+describe('the reference fix in its recorded order', () => {
+  const reproduced = nb([
+    cell('import math', 1),
+    cell('total = base * 2', 2, ['NameError', "name 'base' is not defined"]),
+    cell('base = 10', null)
+  ]);
+  // The author of the fix ran the last cell before the crashing one: top to bottom
+  // it still crashes, in its recorded order it does not.
+  const fixed = nb([
+    cell('import math', 1),
+    cell('total = base * 2', 3),
+    cell('base = 10', 2)
+  ]);
+
+  it('serves as the reference, so a learner who moved the cell up passes', async () => {
+    const learner = nb([
+      cell('import math', 1),
+      cell('base = 10', 2),
+      cell('total = base * 2', 3)
+    ]);
+    const result = await runRepairCheck({
+      caseName: 'order',
+      learner,
+      reproduced,
+      fixed,
+      notebookSpecific: false,
+      startKernel: fresh,
+      timeoutMs: 60000,
+      cache: new MemoryReferenceCache(),
+      environment: false
+    });
+    expect(result.reference).not.toBeNull();
+    expect(result.reference!.effects.total).toMatchObject({
+      change: 'created',
+      mode: 'values'
+    });
+    expect(result.verdict).toMatchObject({ passed: true, status: 'solved' });
+  });
+
+  it('still fails a learner whose notebook crashes top to bottom', async () => {
+    const learner = nb([
+      cell('import math', 1),
+      cell('total = base * 2', 3),
+      cell('base = 10', 2)
+    ]);
+    const result = await runRepairCheck({
+      caseName: 'order',
+      learner,
+      reproduced,
+      fixed,
+      notebookSpecific: false,
+      startKernel: fresh,
+      timeoutMs: 60000,
+      cache: null,
+      environment: false
+    });
+    expect(result.verdict.passed).toBe(false);
+    expect(result.verdict.findings[0]).toMatchObject({
+      code: 'fresh-error',
+      ename: 'NameError'
+    });
+  });
+});
+
+describe('the live kernel of a re-run crash', () => {
+  // Running the cell twice crashes it; a fresh top-to-bottom run never does.
+  const drop = 'items = items[1:]\nassert items[0] == 1, "already dropped"';
+  const reproduced = nb([
+    cell('items = [0, 1, 2, 3]', 1),
+    cell(`# [reexecute]\n${drop}`, 3, ['AssertionError', 'already dropped']),
+    cell('total = sum(items)', null)
+  ]);
+  const fixed = nb([
+    cell('items = [0, 1, 2, 3]', 1),
+    cell(drop, 2),
+    cell('total = sum(items)', 3)
+  ]);
+  const check = (learner: INotebookJSON) =>
+    runRepairCheck({
+      caseName: 'rerun',
+      learner,
+      reproduced,
+      fixed,
+      notebookSpecific: true,
+      startKernel: fresh,
+      timeoutMs: 60000,
+      cache: null,
+      environment: false
+    });
+
+  it('fails a cell made to "run clean" live by swallowing the re-run’s error', async () => {
+    const swallow = `try:\n    ${drop.replace('\n', '\n    ')}\nexcept AssertionError:\n    items = []`;
+    const result = await check(
+      nb([
+        cell('items = [0, 1, 2, 3]', 1),
+        cell(swallow, 4),
+        cell('total = sum(items)', null)
+      ])
+    );
+    // A fresh run is clean; the replay of the live kernel (the crash, then prompt 4) is not right.
+    expect(result.live?.learnerRanTarget).toBe(true);
+    expect(result.verdict.status).toBe('fails-live');
+  });
+
+  it('passes a learner who restarted and ran everything once', async () => {
+    const result = await check(
+      nb([
+        cell('items = [0, 1, 2, 3]', 1),
+        cell(drop, 2),
+        cell('total = sum(items)', 3)
+      ])
+    );
+    expect(result.verdict).toMatchObject({ passed: true, status: 'solved' });
+  });
+});
