@@ -6,7 +6,6 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'fs';
 import { homedir } from 'os';
 import * as path from 'path';
-import { parseArgs } from 'util';
 
 import { KernelSpecAPI } from '@jupyterlab/services';
 import type {
@@ -42,17 +41,7 @@ import { readProbeReport } from '../repair/evidence';
 import type { IReferenceEvidence } from '../repair/evidence';
 import { cellRef } from '../i18n';
 import type { ICellRef } from '../i18n';
-import {
-  BATCH_OPTIONS,
-  BATCH_USAGE,
-  batchCommand,
-  batchOnlyOptions,
-  isBatchCheck
-} from './batch';
-import { KERNEL_OPTIONS, serverFor } from './server';
 import { sessionsFor, startSession, uniqueSuffix } from './session';
-import type { IServerHandle } from './server';
-import { loadLocalCasebook } from './verify';
 
 /** Usage of `junobench check`. */
 export const CHECK_USAGE = `Usage:
@@ -331,123 +320,24 @@ export function defaultCacheDir(): string {
 }
 
 /**
- * `junobench check`: resolves with the exit code (0 pass, 1 fail, 2 usage or input error).
+ * Read a learner's notebook for a check, or throw an input error naming the file.
  */
-export async function checkCommand(args: string[]): Promise<number> {
-  let values: {
-    json?: boolean | string;
-    kernel?: string;
-    timeout?: string;
-    server?: string;
-    token?: string;
-    'server-root'?: string;
-    'cache-dir'?: string;
-    'no-cache'?: boolean;
-    submissions?: string;
-    jobs?: string;
-    cases?: string;
-    html?: string;
-  };
-  let positionals: string[];
-  // The batch form writes its JSON report to a file (as `verify --json FILE` does); the
-  // single form prints it, so there `--json` stays a flag.
-  const batch = isBatchCheck(args);
-  // The usage of both forms, joined when printed: batch.ts imports this module.
-  const usage = `${CHECK_USAGE}\n\n${BATCH_USAGE}`;
-  try {
-    ({ values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        json: batch ? { type: 'string' } : { type: 'boolean', default: false },
-        ...KERNEL_OPTIONS,
-        // No default: the check prefers the pinned `junobench` kernel when the server has it.
-        kernel: { type: 'string' },
-        'cache-dir': { type: 'string' },
-        'no-cache': { type: 'boolean', default: false },
-        ...BATCH_OPTIONS
-      }
-    }));
-  } catch (reason) {
-    console.error(`junobench check: ${(reason as Error).message}\n${usage}`);
-    return 2;
-  }
-  if (values.submissions !== undefined) {
-    return batchCommand(values, positionals);
-  }
-  const batchOnly = batchOnlyOptions(values);
-  if (batchOnly.length) {
-    console.error(
-      `junobench check: ${batchOnly.join(', ')} ${batchOnly.length > 1 ? 'go' : 'goes'} only with --submissions DIR\n${usage}`
-    );
-    return 2;
-  }
-  if (positionals.length !== 3) {
-    console.error(
-      `junobench check: expected <casebook> <case> <notebook.ipynb>\n${usage}`
-    );
-    return 2;
-  }
-  const timeout = Number(values.timeout);
-  if (!(timeout > 0)) {
-    console.error(
-      `junobench check: --timeout must be a positive number of seconds, not "${values.timeout}"`
-    );
-    return 2;
-  }
-  const [bookArg, caseName, notebookArg] = positionals;
-  const dir = path.resolve(bookArg);
-  let server: IServerHandle | null = null;
-  try {
-    const notebook = Private.readNotebook(path.resolve(notebookArg));
-    let book: ICasebook;
-    try {
-      book = await loadLocalCasebook(dir);
-    } catch (reason) {
-      throw new CheckInputError(
-        `cannot load the casebook ${dir}: ${(reason as Error).message}`
-      );
-    }
-    Private.findCase(book, caseName);
-    const chosen = await serverFor(
-      {
-        server: values.server,
-        token: values.token,
-        serverRoot: values['server-root']
-      },
-      dir
-    );
-    server = chosen.server;
-    const serverRoot = chosen.serverRoot;
-    const report = await checkNotebook({
-      casebook: book,
-      casebookDir: dir,
-      caseName,
-      notebook,
-      notebookLabel: notebookArg,
-      settings: chosen.server.settings,
-      serverRoot,
-      kernel: values.kernel,
-      timeoutMs: timeout * 1000,
-      cache: values['no-cache']
-        ? null
-        : new FileReferenceCache(values['cache-dir'] ?? defaultCacheDir())
-    });
-    if (values.json) {
-      console.log(JSON.stringify(report, null, 2));
-    } else {
-      console.log(Private.format(report));
-    }
-    return report.passed ? 0 : 1;
-  } catch (reason) {
-    if (reason instanceof CheckInputError) {
-      console.error(`junobench check: ${reason.message}`);
-      return 2;
-    }
-    throw reason;
-  } finally {
-    await server?.stop();
-  }
+export function readCheckNotebook(file: string): INotebookJSON {
+  return Private.readNotebook(file);
+}
+
+/**
+ * The named case of a casebook, or an input error listing the known ones.
+ */
+export function findCheckCase(book: ICasebook, name: string): ICase {
+  return Private.findCase(book, name);
+}
+
+/**
+ * A check's report for people: the verdict line, then each reason once.
+ */
+export function formatCheckReport(report: ICheckReport): string {
+  return Private.format(report);
 }
 
 namespace Private {

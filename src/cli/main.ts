@@ -10,7 +10,7 @@ import { runnability } from '../casebook/runnable';
 import type { ICase, ICasebook } from '../casebook/types';
 import { ADD_USAGE, addCommand, newCommand } from './add';
 import { BATCH_SYNOPSIS } from './batch';
-import { checkCommand } from './check';
+import { checkCommand } from './checkCommand';
 import { EXPLAIN_USAGE, explainCommand } from './explain';
 import { FETCH_USAGE, fetchCommand } from './fetch';
 import { REPORT_USAGE, reportCommand } from './report';
