@@ -39,6 +39,7 @@ import type {
   IReplayPlan
 } from '../replay/types';
 import { compareEnvironment } from './drift';
+import type { IEnvironmentProbe } from './drift';
 import {
   EVIDENCE_ENVIRONMENT_EXPRESSION,
   EVIDENCE_REPORT_EXPRESSION,
@@ -176,7 +177,13 @@ export async function runRepairCheck(
     const drift =
       options.environment === false
         ? null
-        : await Private.environment(learnerKernel, options.learner);
+        : await Private.environment(
+            learnerKernel,
+            options.learner,
+            environment === null
+              ? null
+              : `${learnerKernel.kernel.name}:${JSON.stringify(environment)}`
+          );
     const key = [
       'v3',
       `probe${PROBE_VERSION}-${PROBE_HASH}`,
@@ -280,12 +287,20 @@ namespace Private {
    */
   export async function environment(
     fresh: IFreshKernel,
-    nb: INotebookJSON
+    nb: INotebookJSON,
+    key: string | null
   ): Promise<IEnvironmentEvidence | null> {
     try {
-      const probe = await probeEnvironment(fresh.kernel, BENCHMARK_PINS, {
-        timeoutMs: 20000
-      });
+      // The installed distributions' digest names the environment: ask it once.
+      const known = key === null ? undefined : probes.get(key);
+      const probe =
+        known ??
+        (await probeEnvironment(fresh.kernel, BENCHMARK_PINS, {
+          timeoutMs: 20000
+        }));
+      if (key !== null && !known) {
+        probes.set(key, probe);
+      }
       const report = compareEnvironment(probe, BENCHMARK_PINS);
       const imported = importedModules(nb);
       return {
@@ -302,6 +317,9 @@ namespace Private {
       return null;
     }
   }
+
+  /** Library versions per kernel and environment digest, asked once per process. */
+  const probes = new Map<string, IEnvironmentProbe>();
 
   /** Import names of pinned distributions whose name differs from the module's. */
   const MODULES: Record<string, string[]> = {
