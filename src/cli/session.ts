@@ -50,18 +50,59 @@ export function uniqueSuffix(): string {
 
 /**
  * Start a notebook session at `path` (its folder becomes the kernel's working
- * directory) with a fresh kernel of the given name (default python3).
+ * directory) with a fresh kernel of the given name (default python3), and
+ * wait until the kernel has answered over the session's own websocket.
+ *
+ * A kernel behind a gateway (or a slow start) may drop the first websocket
+ * while its channels come up, and a request sent on it is lost for good; a
+ * `kernel_info` request answered end to end proves the path is up. The
+ * request is repeated until one is answered, for at most `readyMs`.
  */
-export function startSession(
+export async function startSession(
   sessions: SessionManager,
-  session: { path: string; name: string; kernel?: string }
+  session: { path: string; name: string; kernel?: string; readyMs?: number }
 ): Promise<Session.ISessionConnection> {
-  return sessions.startNew({
+  const connection = await sessions.startNew({
     path: session.path,
     name: session.name,
     type: 'notebook',
     kernel: { name: session.kernel ?? 'python3' }
   });
+  const kernel = connection.kernel;
+  if (!kernel) {
+    return connection;
+  }
+  const readyMs = session.readyMs ?? Private.READY_MS;
+  const deadline = Date.now() + readyMs;
+  let failure = '';
+  for (;;) {
+    const started = Date.now();
+    const answered = await Promise.race([
+      kernel.requestKernelInfo().then(
+        reply => !!reply,
+        (reason: Error) => {
+          failure = reason?.message ?? String(reason);
+          return false;
+        }
+      ),
+      Private.sleep(Private.ATTEMPT_MS).then(() => false)
+    ]);
+    if (answered) {
+      return connection;
+    }
+    if (kernel.isDisposed || Date.now() >= deadline) {
+      await connection.shutdown().catch(() => undefined);
+      connection.dispose();
+      throw new Error(
+        `the kernel "${kernel.name}" did not answer within ${Math.round(
+          readyMs / 1000
+        )} s${failure ? ` (${failure})` : ''}`
+      );
+    }
+    // A request refused at once is retried after a pause, never in a loop
+    // that would starve the websocket it waits for.
+    await Private.sleep(Math.max(0, Private.RETRY_MS - (Date.now() - started)));
+  }
 }
 
 /**
@@ -84,4 +125,17 @@ export function sessionsFor(settings: ServerConnection.ISettings): {
       kernelManager.dispose();
     }
   };
+}
+
+namespace Private {
+  /** How long a new kernel has to answer its first request. */
+  export const READY_MS = 180000;
+  /** How long one `kernel_info` request is waited for before it is repeated. */
+  export const ATTEMPT_MS = 10000;
+  /** The least time between two `kernel_info` requests. */
+  export const RETRY_MS = 500;
+
+  export function sleep(ms: number): Promise<void> {
+    return new Promise(resolve => setTimeout(resolve, ms));
+  }
 }

@@ -24,7 +24,12 @@ import type { INotebookJSON, IReplayPlan } from '../replay/types';
 import { verifyCaseWith } from '../verify/case';
 import type { CaseVerdict, INotebookJudgement } from '../verify/verdict';
 import { FsCasebookSource } from './fsSource';
-import { runInFreshKernel, sessionsFor, uniqueSuffix } from './session';
+import {
+  runInFreshKernel,
+  sessionsFor,
+  startSession,
+  uniqueSuffix
+} from './session';
 
 /** The verification report of one case. */
 export interface ICaseReport {
@@ -161,11 +166,10 @@ export async function probeVerifyEnvironment(
   const name = 'junobench-environment-probe.ipynb';
   let connection: Session.ISessionConnection;
   try {
-    connection = await sessions.startNew({
+    connection = await startSession(sessions, {
       path: `${fromRoot ? `${fromRoot}/` : ''}${name}.junobench-verify-${uniqueSuffix()}`,
       name,
-      type: 'notebook',
-      kernel: { name: options.kernel ?? 'python3' }
+      kernel: options.kernel
     });
   } catch (reason) {
     return Private.failedProbe(
