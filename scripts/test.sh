@@ -50,17 +50,25 @@ if [ ! -x .venv-py310/bin/python ]; then
 fi
 
 failed=()
+# The time per step, printed as a table at the end (set-up: everything before the first step).
+step_names=("set-up (apt, pip, npm, build)")
+step_times=("$SECONDS")
+step_results=("ok")
 step() {
   local name=$1; shift
   echo
   echo "================ $name ================"
-  local started=$SECONDS
+  local started=$SECONDS result=ok
   if "$@"; then
     echo "---- $name: ok ($((SECONDS - started)) s)"
   else
+    result=FAILED
     echo "---- $name: FAILED ($((SECONDS - started)) s)"
     failed+=("$name")
   fi
+  step_names+=("$name")
+  step_times+=("$((SECONDS - started))")
+  step_results+=("$result")
 }
 
 step "lint (stylelint, prettier, eslint, ruff)" bash -c 'jlpm lint:check && python -m ruff check jupyterlab_junobench/probe.py tests/test_probe.py'
@@ -72,6 +80,7 @@ SHARED=../shared/junobench
 if [ -d "$SHARED/benchmark" ]; then
   echo
   echo "================ junobench verify (real JunoBench cases, informative) ================"
+  real_started=$SECONDS
   real_cases=$(ls "$SHARED/benchmark" | paste -sd, -)
   if [ "${JUNOBENCH_REAL_DEPS:-1}" = "1" ]; then
     # sklearn_3 imports tensorflow and catboost besides pandas/numpy/scikit-learn.
@@ -79,6 +88,9 @@ if [ -d "$SHARED/benchmark" ]; then
   fi
   node bin/junobench.js verify "$SHARED" --cases "$real_cases" --jobs 2 --json junobench-verify-real.json \
     || echo "(the real cases are reported, not required: see the table above)"
+  step_names+=("junobench verify (real JunoBench cases, informative)")
+  step_times+=("$((SECONDS - real_started))")
+  step_results+=("shown")
 else
   echo "skipping the real JunoBench cases: $SHARED is absent"
 fi
@@ -94,6 +106,12 @@ step "sparse fetch benchmark (2 cases against a full clone of the fixture)" pyth
 step "wheel (installs without Node.js)" bash -c 'rm -rf dist && python -m build --wheel --no-isolation -o dist >/dev/null && JUNOBENCH_WHEEL="$(ls dist/*.whl | head -1)" python -m pytest tests/test_wheel.py -q -p no:cacheprovider'
 step "galata (browser tests)" bash scripts/ui-tests.sh
 
+echo
+echo "================ time per step ================"
+for i in "${!step_names[@]}"; do
+  printf '%6s s  %-7s %s\n' "${step_times[$i]}" "${step_results[$i]}" "${step_names[$i]}"
+done
+printf '%6s s  total\n' "$SECONDS"
 echo
 if [ ${#failed[@]} -gt 0 ]; then
   echo "FAILED: ${failed[*]}"
