@@ -75,6 +75,7 @@ export async function startSession(
   const readyMs = session.readyMs ?? Private.READY_MS;
   const deadline = Date.now() + readyMs;
   let failure = '';
+  let since = Date.now();
   for (;;) {
     const started = Date.now();
     const answered = await Promise.race([
@@ -98,6 +99,15 @@ export async function startSession(
           readyMs / 1000
         )} s${failure ? ` (${failure})` : ''}`
       );
+    }
+    // A websocket that has not come up within an attempt (a handshake left
+    // hanging, or the connection's own retries spent) is replaced by a new one.
+    if (
+      kernel.connectionStatus !== 'connected' &&
+      Date.now() - since >= Private.ATTEMPT_MS
+    ) {
+      since = Date.now();
+      void kernel.reconnect().catch(() => undefined);
     }
     // A request refused at once is retried after a pause, never in a loop
     // that would starve the websocket it waits for.
