@@ -78,7 +78,7 @@ export async function startSession(
   let since = Date.now();
   for (;;) {
     const started = Date.now();
-    const answered = await Promise.race([
+    const answered = await Private.within(
       kernel.requestKernelInfo().then(
         reply => !!reply,
         (reason: Error) => {
@@ -86,8 +86,8 @@ export async function startSession(
           return false;
         }
       ),
-      Private.sleep(Private.ATTEMPT_MS).then(() => false)
-    ]);
+      Private.ATTEMPT_MS
+    );
     if (answered) {
       return connection;
     }
@@ -147,5 +147,20 @@ namespace Private {
 
   export function sleep(ms: number): Promise<void> {
     return new Promise(resolve => setTimeout(resolve, ms));
+  }
+
+  /**
+   * What `answer` resolves to, or false when it takes longer than `ms`; the
+   * timer is cleared either way, so an answered attempt leaves none behind.
+   */
+  export function within(
+    answer: Promise<boolean>,
+    ms: number
+  ): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<boolean>(resolve => {
+      timer = setTimeout(() => resolve(false), ms);
+    });
+    return Promise.race([answer, late]).finally(() => clearTimeout(timer));
   }
 }
