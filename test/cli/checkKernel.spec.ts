@@ -5,8 +5,6 @@
  * its default kernel; the report says which.
  */
 import { execFileSync } from 'child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
-import { tmpdir } from 'os';
 import * as path from 'path';
 
 import { checkNotebook, defaultCheckKernel } from '../../src/cli/check';
@@ -14,6 +12,7 @@ import { startServer } from '../../src/cli/server';
 import type { IServerHandle } from '../../src/cli/server';
 import { loadLocalCasebook } from '../../src/cli/verify';
 import { demoNotebook } from '../replay/notebooks';
+import { startServerWithKernelspecs } from './kernelspecs';
 
 jest.setTimeout(240000);
 
@@ -22,36 +21,30 @@ const ROOT = path.resolve(DEMO, '..');
 
 describe('the kernel a check uses', () => {
   let withPins: IServerHandle;
+  let stopWithPins: () => Promise<void>;
   let plain: IServerHandle;
-  let jupyterPath: string;
-  const saved = process.env.JUPYTER_PATH;
 
   beforeAll(async () => {
-    jupyterPath = mkdtempSync(path.join(tmpdir(), 'junobench-kernels-'));
-    const spec = path.join(jupyterPath, 'kernels', 'junobench');
-    mkdirSync(spec, { recursive: true });
-    writeFileSync(
-      path.join(spec, 'kernel.json'),
-      JSON.stringify({
-        argv: ['python', '-m', 'ipykernel_launcher', '-f', '{connection_file}'],
-        display_name: 'JunoBench (benchmark pins)',
-        language: 'python'
-      })
-    );
-    process.env.JUPYTER_PATH = jupyterPath;
-    withPins = await startServer({ rootDir: ROOT });
-    if (saved === undefined) {
-      delete process.env.JUPYTER_PATH;
-    } else {
-      process.env.JUPYTER_PATH = saved;
-    }
+    ({ server: withPins, stop: stopWithPins } =
+      await startServerWithKernelspecs(ROOT, {
+        junobench: {
+          argv: [
+            'python',
+            '-m',
+            'ipykernel_launcher',
+            '-f',
+            '{connection_file}'
+          ],
+          display_name: 'JunoBench (benchmark pins)',
+          language: 'python'
+        }
+      }));
     plain = await startServer({ rootDir: ROOT });
   });
 
   afterAll(async () => {
-    await withPins?.stop();
+    await stopWithPins?.();
     await plain?.stop();
-    rmSync(jupyterPath, { recursive: true, force: true });
   });
 
   it('is the pinned junobench kernel when the server has it, else the default', async () => {

@@ -3,31 +3,26 @@
  * kernel that never answers is reported by name within the time allowed
  * (and shut down), and a real kernel is ready for its first cell.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
-import { startServer } from '../../src/cli/server';
 import type { IServerHandle } from '../../src/cli/server';
 import { sessionsFor, startSession, uniqueSuffix } from '../../src/cli/session';
+import { startServerWithKernelspecs } from './kernelspecs';
 
 jest.setTimeout(120000);
 
 describe('startSession', () => {
   let server: IServerHandle;
+  let stop: () => Promise<void>;
   let root: string;
-  let jupyterPath: string;
-  const saved = process.env.JUPYTER_PATH;
 
   beforeAll(async () => {
     root = mkdtempSync(path.join(tmpdir(), 'junobench-session-'));
-    jupyterPath = mkdtempSync(path.join(tmpdir(), 'junobench-kernels-'));
     // A "kernel" that starts and never opens its channels.
-    const spec = path.join(jupyterPath, 'kernels', 'mute');
-    mkdirSync(spec, { recursive: true });
-    writeFileSync(
-      path.join(spec, 'kernel.json'),
-      JSON.stringify({
+    ({ server, stop } = await startServerWithKernelspecs(root, {
+      mute: {
         argv: [
           'python',
           '-c',
@@ -36,24 +31,13 @@ describe('startSession', () => {
         ],
         display_name: 'Mute',
         language: 'python'
-      })
-    );
-    process.env.JUPYTER_PATH = jupyterPath;
-    try {
-      server = await startServer({ rootDir: root });
-    } finally {
-      if (saved === undefined) {
-        delete process.env.JUPYTER_PATH;
-      } else {
-        process.env.JUPYTER_PATH = saved;
       }
-    }
+    }));
   });
 
   afterAll(async () => {
-    await server?.stop();
+    await stop?.();
     rmSync(root, { recursive: true, force: true });
-    rmSync(jupyterPath, { recursive: true, force: true });
   });
 
   it('waits for a real kernel to answer, then runs its first cell', async () => {
