@@ -4,11 +4,13 @@ The Python package ships the prebuilt labextension, the bundled demo casebook
 and a small Jupyter Server extension that
 
 * turns on ``TCP_NODELAY`` for kernel websockets (see :mod:`.nodelay`), and
-* serves the demo casebook to the frontend (see :mod:`.handlers`).
+* serves the demo casebook to the frontend (see :mod:`.handlers`), and
+* removes the kernel containers a killed server left behind (see :mod:`.container`).
 """
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Any
 
 try:
@@ -49,6 +51,10 @@ def _load_jupyter_server_extension(serverapp: ServerApp) -> None:
             serverapp.web_app, serverapp.log
         )
     setup_handlers(serverapp.web_app, extension)
+    # Kernel containers whose server was killed: removed in the background (the engine may be slow).
+    from .container import sweep_at_start
+
+    threading.Thread(target=sweep_at_start, args=(serverapp.log,), name="junobench-sweep", daemon=True).start()
     serverapp.log.info(
         "jupyterlab_junobench %s loaded (TCP_NODELAY on kernel websockets: %s)",
         __version__,

@@ -6,6 +6,7 @@ explained in docs/environment.md) and registers it as the kernelspec
 ``junobench`` ("JunoBench (benchmark pins)"), which the replay prefers::
 
     python -m jupyterlab_junobench.kernel install [--prefix DIR] [--minimal] [--python PY]
+    python -m jupyterlab_junobench.kernel install --container [IMAGE] [--engine podman|docker]
     python -m jupyterlab_junobench.kernel check [--prefix DIR] [--minimal]
     python -m jupyterlab_junobench.kernel requirements [--minimal]
 """
@@ -226,7 +227,10 @@ def register_kernelspec(py: Path, prefix: Path, args: argparse.Namespace, minima
     spec = json.loads(spec_file.read_text("utf-8"))
     # Matplotlib must not look for a display in a headless replay.
     spec.setdefault("env", {}).setdefault("MPLBACKEND", "Agg")
+    # The probe reports which environment ran a case (container, pinned kernel or server Python).
+    spec["env"]["JUNOBENCH_ENVIRONMENT"] = "pinned"
     spec.setdefault("metadata", {})["junobench"] = {
+        "environment": "pinned",
         "venv": str(prefix),
         "pins": "minimal" if minimal else "full",
     }
@@ -267,8 +271,33 @@ def differences(found: dict[str, Any], pins: list[Pin]) -> list[str]:
     return out
 
 
+def install_container(args: argparse.Namespace) -> int:
+    """``install --container``: the kernelspec of a kernel inside the JunoBench image."""
+    from . import container
+
+    try:
+        engine = container.pick_engine(args.engine, container.engine_env_from())
+        where = container.install_kernelspec(
+            args.container,
+            engine,
+            prefix=None if args.user else (str(Path(args.kernel_prefix).resolve()) if args.kernel_prefix else sys.prefix),
+            user=args.user,
+            name=args.name or container.KERNEL_NAME,
+            display_name=args.display_name or container.DISPLAY_NAME,
+        )
+    except container.ContainerError as e:
+        raise KernelEnvError(str(e)) from None
+    print(f"Registered the kernelspec {args.name or container.KERNEL_NAME!r} ({args.display_name or container.DISPLAY_NAME}) in {where}")
+    print(f"Its kernels run in the image {args.container} on {engine.name}.")
+    return 0
+
+
 def install(args: argparse.Namespace) -> int:
     """``install``: venv, pip install, kernelspec, then a check of the versions."""
+    if args.container:
+        return install_container(args)
+    args.name = args.name or KERNEL_NAME
+    args.display_name = args.display_name or DISPLAY_NAME
     pins = load_pins()
     minimal = args.minimal
     base = resolve_python(args.python)
@@ -348,8 +377,20 @@ def parser() -> argparse.ArgumentParser:
     where.add_argument("--user", action="store_true", help="register the kernelspec for the user")
     where.add_argument("--sys-prefix", action="store_true", help="register it in this environment (the default)")
     where.add_argument("--kernel-prefix", help="register it under this prefix (<prefix>/share/jupyter/kernels)")
-    inst.add_argument("--name", default=KERNEL_NAME, help=f"kernelspec name (default: {KERNEL_NAME})")
-    inst.add_argument("--display-name", default=DISPLAY_NAME, help="kernelspec display name")
+    inst.add_argument(
+        "--container",
+        nargs="?",
+        const="junobench:latest",
+        default=None,
+        metavar="IMAGE",
+        help="register a kernel inside the JunoBench image instead (default image: junobench:latest, made by "
+        "python -m jupyterlab_junobench.container build); no environment is built",
+    )
+    inst.add_argument("--engine", choices=["podman", "docker"], help="with --container: the engine (default: podman, else docker)")
+    inst.add_argument(
+        "--name", default=None, help=f"kernelspec name (default: {KERNEL_NAME}, or junobench-container with --container)"
+    )
+    inst.add_argument("--display-name", default=None, help="kernelspec display name")
     chk = sub.add_parser("check", help="compare an existing environment with the local pins")
     chk.add_argument("--prefix", help="the virtual environment's folder")
     chk.add_argument("--minimal", action="store_true", help="only check the light libraries")
