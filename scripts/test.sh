@@ -14,6 +14,11 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 apt_wanted=()
 command -v chromium >/dev/null 2>&1 || apt_wanted+=(chromium)
 git lfs version >/dev/null 2>&1 || apt_wanted+=(git-lfs)
+# podman, runc and mmdebstrap for the kernel inside the JunoBench container (an offline base image
+# is made from Debian's packages where no image registry is reached).
+# (A docker client alone is not enough: this kind of machine has one but no daemon.)
+command -v podman >/dev/null 2>&1 || apt_wanted+=(podman runc)
+command -v mmdebstrap >/dev/null 2>&1 || apt_wanted+=(mmdebstrap)
 if [ ${#apt_wanted[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ]; then
     echo "== apt-get install ${apt_wanted[*]}"
@@ -49,6 +54,18 @@ if [ ! -x .venv-py310/bin/python ]; then
   fi
 fi
 
+# The container's engine settings (deploy/podman/), unless the caller has its own.
+# shellcheck disable=SC1091
+. scripts/container-env.sh
+# The minimal pinned kernel environment the pytest kernel tests build, kept for the benchmark.
+export JUNOBENCH_TEST_VENV=${JUNOBENCH_TEST_VENV:-$PWD/.junobench-venv}
+# With an engine here, the container tests (pytest, Galata) fail instead of skipping without the image.
+have_engine=0
+if command -v podman >/dev/null 2>&1 || docker info >/dev/null 2>&1; then
+  have_engine=1
+  export JUNOBENCH_CONTAINER_REQUIRED=1
+fi
+
 failed=()
 # The time per step, printed as a table at the end (set-up: everything before the first step).
 step_names=("set-up (apt, pip, npm, build)")
@@ -71,10 +88,21 @@ step() {
   step_results+=("$result")
 }
 
-step "lint (stylelint, prettier, eslint, ruff)" bash -c 'jlpm lint:check && python -m ruff check jupyterlab_junobench/probe.py tests/test_probe.py'
+step "lint (stylelint, prettier, eslint, ruff)" bash -c 'jlpm lint:check && python -m ruff check jupyterlab_junobench/probe.py tests/test_probe.py jupyterlab_junobench/container.py tests/test_container.py scripts/benchmark-container.py'
+if [ "$have_engine" = "1" ]; then
+  # Built once per machine: the image is keyed on pins.json, the Containerfile and the base, so a
+  # later run finds it. Its kernelspec goes to .container-kernel (used by the steps that name it).
+  step "container image (build --minimal, kernelspec)" bash -c 'python -m jupyterlab_junobench.container build --minimal && rm -rf .container-kernel && python -m jupyterlab_junobench.kernel install --container --kernel-prefix "$PWD/.container-kernel"'
+else
+  echo "no podman or docker here: the container steps and tests are skipped"
+fi
 step "jest (unit and kernel tests)" jlpm jest --ci
 step "pytest (server extension, demo casebook)" python -m pytest tests -q -p no:cacheprovider
 step "junobench verify (demo casebook)" node bin/junobench.js verify demo/casebook --jobs 2 --json junobench-verify-demo.json
+if [ "$have_engine" = "1" ]; then
+  step "junobench verify (demo casebook, container kernel)" env JUPYTER_PATH="$PWD/.container-kernel/share/jupyter${JUPYTER_PATH:+:$JUPYTER_PATH}" \
+    node bin/junobench.js verify demo/casebook --kernel junobench-container --jobs 2 --json junobench-verify-container.json
+fi
 
 SHARED=../shared/junobench
 if [ -d "$SHARED/benchmark" ]; then
@@ -105,6 +133,17 @@ step "sparse fetch benchmark (2 cases against a full clone of the fixture)" pyth
 
 step "wheel (installs without Node.js)" bash -c 'rm -rf dist && python -m build --wheel --no-isolation -o dist >/dev/null && JUNOBENCH_WHEEL="$(ls dist/*.whl | head -1)" python -m pytest tests/test_wheel.py -q -p no:cacheprovider'
 step "galata (browser tests)" bash scripts/ui-tests.sh
+
+if [ "$have_engine" = "1" ]; then
+  # A benchmark, not a test: it prints numbers and is not counted among the steps.
+  echo
+  echo "================ benchmark: container kernel against the pinned kernel (informative) ================"
+  bench_started=$SECONDS
+  python scripts/benchmark-container.py --starts 3 --cells 200 2>/dev/null || echo "(the container benchmark could not run)"
+  step_names+=("benchmark: container against pinned kernel (informative)")
+  step_times+=("$((SECONDS - bench_started))")
+  step_results+=("shown")
+fi
 
 echo
 echo "================ time per step ================"
