@@ -139,6 +139,26 @@ def test_wheel_installs_and_enables_without_node(tmp_path: Path) -> None:
     assert Path(found["casebook"]).is_relative_to(venv), found
     assert found["cases"] > 0, found
 
+    # The container build and its kernel provisioner come with the wheel: the Containerfile, the
+    # requirements from pins.json, and the provisioner registered for jupyter_client.
+    container = _run(
+        [
+            python,
+            "-c",
+            "import json, jupyterlab_junobench.container as c, importlib.metadata as md;"
+            "eps = {e.name: e.value for e in md.entry_points(group='jupyter_client.kernel_provisioners')};"
+            "print(json.dumps({'from': c.containerfile_text().splitlines()[-1] and 'FROM ${BASE}' in"
+            " c.containerfile_text(), 'reqs': c.image_requirements(c.load_pins(), True),"
+            " 'provisioner': eps.get('junobench-container')}))",
+        ],
+        env,
+        work,
+    )
+    found = json.loads(container.strip().splitlines()[-1])
+    assert found["from"] is True, found
+    assert "numpy==1.26.4" in found["reqs"] and found["reqs"][-1] == "ipykernel", found
+    assert found["provisioner"] == "jupyterlab_junobench.container:ContainerProvisioner", found
+
     # Finally the installed server, with only the installed config, serves our routes.
     _serve_and_check(jupyter, env, tmp_path)
 
