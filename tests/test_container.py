@@ -269,6 +269,33 @@ def test_a_container_kernel_runs_isolated_and_leaves_nothing_behind(
     asyncio.run(scenario())
 
 
+def test_a_kernel_whose_container_is_killed_from_outside_dies_like_any_kernel(
+    tmp_path: Path, engine: Engine, kernel_path: Path
+) -> None:
+    from jupyter_client.manager import AsyncKernelManager
+
+    async def scenario() -> None:
+        km = AsyncKernelManager(kernel_name=container.KERNEL_NAME)
+        await km.start_kernel(cwd=str(tmp_path))
+        kc = km.client()
+        kc.start_channels()
+        try:
+            await kc.wait_for_ready(timeout=120)
+            assert await km.is_alive()
+            [row] = containers_of(engine, km.kernel_id)
+            engine.run(["kill", "--signal", "KILL", row["id"]])
+            deadline = time.monotonic() + 30
+            while await km.is_alive():
+                assert time.monotonic() < deadline, "the kernel still counts as alive after its container was killed"
+                await asyncio.sleep(0.2)
+        finally:
+            kc.stop_channels()
+            await km.shutdown_kernel(now=True)
+        assert containers_of(engine, km.kernel_id) == []
+
+    asyncio.run(scenario())
+
+
 def test_the_case_folder_is_read_only_and_a_killed_server_leaves_no_orphan_after_a_restart(
     tmp_path: Path, engine: Engine, kernel_path: Path
 ) -> None:
