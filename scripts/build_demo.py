@@ -5,6 +5,13 @@
     python scripts/build_demo.py --out /tmp/cb   # somewhere else
     python scripts/build_demo.py --cases numpy_1 pandas_1 --jobs 1
     python scripts/build_demo.py --out /tmp/cb --skip-fixed     # quicker: no fixed notebooks
+    python scripts/build_demo.py --check-hash    # exit 0 when demo/ and this script are as last built
+    python scripts/build_demo.py --write-hash    # record them (after a build, or a passing rebuild test)
+
+A full build into demo/casebook records `demo/casebook/.build-hash`: a digest of this script and of
+every file of the casebook. tests/test_demo_casebook.py rebuilds the casebook into a temporary
+folder and compares it with demo/casebook only when that digest no longer matches (the script or
+the casebook changed since), or when JUNOBENCH_REBUILD_DEMO=1.
 
 Every case folder gets the layout of a real JunoBench case:
 
@@ -67,6 +74,30 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, output_f
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "demo" / "casebook"
+# The digest of this script and the casebook as last built (see source_hash).
+HASH_FILE = ".build-hash"
+
+
+def source_hash(casebook: Path = DEFAULT_OUT) -> str:
+    """A digest of this script and of every file of the casebook (the hash file, caches and checkpoints aside)."""
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    for path in sorted(casebook.rglob("*")):
+        rel = path.relative_to(casebook)
+        if not path.is_file() or path.name == HASH_FILE:
+            continue
+        if {"__pycache__", ".ipynb_checkpoints"} & set(rel.parts):
+            continue
+        digest.update(b"\0" + rel.as_posix().encode("utf-8") + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def recorded_hash(casebook: Path = DEFAULT_OUT) -> str | None:
+    """The digest recorded by the last full build, or None."""
+    try:
+        return (casebook / HASH_FILE).read_text("utf-8").strip() or None
+    except OSError:
+        return None
 
 #: Namespace of the descriptor's `eid` column: eid = uuid5(EID_NAMESPACE, case name).
 EID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "urn:jupyterlab-junobench:demo-casebook")
@@ -1626,7 +1657,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-fixed", action="store_true",
                         help="do not execute or write the fixed notebooks (a quicker structural check)")
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--check-hash", action="store_true",
+                        help="only say whether demo/casebook and this script are as last built (exit 1 if not)")
+    parser.add_argument("--write-hash", action="store_true",
+                        help="only record the digest of demo/casebook and this script")
     args = parser.parse_args(argv)
+    if args.check_hash:
+        current, recorded = source_hash(), recorded_hash()
+        same = current == recorded
+        print(f"demo casebook {'unchanged since' if same else 'changed since (or never)'} its last build "
+              f"({current[:12]} against {(recorded or 'none')[:12]})")
+        return 0 if same else 1
+    if args.write_hash:
+        (DEFAULT_OUT / HASH_FILE).write_text(source_hash() + "\n", encoding="utf-8")
+        print(f"recorded {DEFAULT_OUT / HASH_FILE}")
+        return 0
 
     def log(msg: str) -> None:
         if not args.quiet:
@@ -1664,6 +1709,8 @@ def main(argv: list[str] | None = None) -> int:
     write_descriptor(results, out / "benchmark_desc.xlsx")
     write_diagnoses(results, out / "diagnoses.xlsx")
     (out / "README.md").write_text(casebook_readme(results), encoding="utf-8")
+    if out == DEFAULT_OUT.resolve() and not args.cases and not args.skip_fixed:
+        (out / HASH_FILE).write_text(source_hash(out) + "\n", encoding="utf-8")
     log(f"built {len(built)} case(s), casebook {out} lists {len(results)}, "
         f"in {time.monotonic() - started:.1f}s")
     return 0

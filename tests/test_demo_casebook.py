@@ -235,9 +235,38 @@ def fixed_runs() -> dict[str, str | None]:
     return over_cases(run_fixed)
 
 
+def build_script():
+    """scripts/build_demo.py as a module (for its digest of the casebook)."""
+    import importlib.util
+
+    if "build_demo" in sys.modules:
+        return sys.modules["build_demo"]
+    spec = importlib.util.spec_from_file_location("build_demo", BUILD_SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    # Its dataclasses look their module up in sys.modules.
+    sys.modules["build_demo"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def demo_unchanged() -> bool:
+    """Whether demo/casebook and build_demo.py are as last built (and no rebuild is asked for)."""
+    if os.environ.get("JUNOBENCH_REBUILD_DEMO") == "1":
+        return False
+    script = build_script()
+    return script.recorded_hash() == script.source_hash()
+
+
 @pytest.fixture(scope="module")
 def background_build(tmp_path_factory):
-    """Start `build_demo.py --skip-fixed` into a temporary folder; it runs while other tests do."""
+    """Start `build_demo.py --skip-fixed` into a temporary folder; it runs while other tests do.
+
+    Not when the casebook and the script are as last built (their digest says so): then there is
+    nothing new to compare, and the fixture gives None.
+    """
+    if demo_unchanged():
+        yield None
+        return
     out = tmp_path_factory.mktemp("rebuilt") / "casebook"
     log = open(out.parent / "build.log", "w+")
     proc = subprocess.Popen(
@@ -416,7 +445,31 @@ def test_diagnoses_cover_every_case():
         assert repro["library"] == fixed["library"] == expected
 
 
+def test_the_build_digest_covers_the_script_and_every_casebook_file(tmp_path):
+    import shutil
+
+    script = build_script()
+    copy = tmp_path / "casebook"
+    shutil.copytree(CASEBOOK, copy)
+    base = script.source_hash(copy)
+    assert base == script.source_hash(copy)
+    notebook_path = next((copy / "benchmark").glob("*/*_reproduced.ipynb"))
+    notebook_path.write_bytes(notebook_path.read_bytes() + b" ")
+    assert script.source_hash(copy) != base
+    notebook_path.write_bytes(notebook_path.read_bytes()[:-1])
+    assert script.source_hash(copy) == base
+    (copy / "benchmark" / "extra.txt").write_text("x")
+    assert script.source_hash(copy) != base
+    (copy / "benchmark" / "extra.txt").unlink()
+    (copy / script.HASH_FILE).write_text("anything")
+    assert script.source_hash(copy) == base
+
+
 def test_build_script_reproduces_the_casebook(background_build):
+    if background_build is None:
+        # The digest recorded by the last build matches the script and every casebook file now.
+        assert build_script().recorded_hash() == build_script().source_hash()
+        return
     proc, out, log = background_build
     try:
         proc.wait(timeout=600)
