@@ -3,6 +3,8 @@
  * JunoBench container's pins. Pure logic, shared by the replay bar and
  * `junobench verify`.
  */
+import { describeEnvironment } from './environment';
+import type { KernelEnvironment } from './environment';
 
 /** Which install a pinned library belongs to. */
 export type PinGroup = 'minimal' | 'full' | 'other';
@@ -48,6 +50,10 @@ export interface IEnvironmentProbe {
   cwd: string;
   /** Installed version per distribution name (null: not installed). */
   versions: Record<string, string | null>;
+  /** The kernel's `JUNOBENCH_ENVIRONMENT` (null or absent: not one of our kernelspecs, or an older probe). */
+  environment?: string | null;
+  /** The kernel's `JUNOBENCH_IMAGE`, e.g. `junobench:latest@f041856032d3` (null or absent: none). */
+  image?: string | null;
 }
 
 /** One difference from the pins. */
@@ -76,6 +82,10 @@ export interface IDriftReport {
   prefix: string;
   /** The kernel's working directory. */
   cwd: string;
+  /** Where the kernel ran, as its `JUNOBENCH_ENVIRONMENT` says (`server` when it says nothing). */
+  environment: KernelEnvironment;
+  /** The container image, e.g. `junobench:latest@f041856032d3` (null outside the container). */
+  image: string | null;
   /** One line for people, e.g. `environment: 2 libraries differ ...`. */
   summary: string;
 }
@@ -146,29 +156,49 @@ export function compareEnvironment(
         kind: 'version',
         substitute: sameVersion(probe.python, pins.python.local)
       };
+  const environment = probedEnvironment(probe);
   const report = {
     differences,
     python,
     checked: libraries.length,
     prefix: probe.prefix,
-    cwd: probe.cwd
+    cwd: probe.cwd,
+    environment,
+    image: environment === 'container' ? (probe.image ?? null) : null
   };
   return { ...report, summary: driftSummary(report) };
 }
 
 /**
- * One line saying which versions differ, e.g.
- * `environment: 2 libraries differ from the benchmark pins: numpy 2.0.2
- * (pinned 1.26.4), torch not installed (pinned 2.3.1); Python 3.11.7 (pinned 3.10)`.
+ * Where a probed kernel ran: the environment its `JUNOBENCH_ENVIRONMENT`
+ * names, else the server's Python (a kernel's prefix alone is no evidence).
+ */
+export function probedEnvironment(
+  probe: Pick<IEnvironmentProbe, 'environment'>
+): KernelEnvironment {
+  return probe.environment === 'container' || probe.environment === 'pinned'
+    ? probe.environment
+    : 'server';
+}
+
+/**
+ * One line saying where the kernel ran and which versions differ, e.g.
+ * `environment: the server's Python; 2 libraries differ from the benchmark
+ * pins: numpy 2.0.2 (pinned 1.26.4), torch not installed (pinned 2.3.1);
+ * Python 3.11.7 (pinned 3.10)`.
  */
 export function driftSummary(
-  report: Pick<IDriftReport, 'differences' | 'python' | 'checked'>
+  report: Pick<
+    IDriftReport,
+    'differences' | 'python' | 'checked' | 'environment' | 'image'
+  >
 ): string {
   const n = report.differences.length;
+  const where = describeEnvironment(report.environment, report.image);
   let line =
     n === 0
-      ? `environment: all ${report.checked} pinned libraries match the benchmark pins`
-      : `environment: ${n} ${n === 1 ? 'library differs' : 'libraries differ'} from the benchmark pins: ${report.differences.map(describeDrift).join(', ')}`;
+      ? `environment: ${where}; all ${report.checked} pinned libraries match the benchmark pins`
+      : `environment: ${where}; ${n} ${n === 1 ? 'library differs' : 'libraries differ'} from the benchmark pins: ${report.differences.map(describeDrift).join(', ')}`;
   if (report.python) {
     line += `; ${describeDrift(report.python)}`;
   }
@@ -202,7 +232,8 @@ export function sameVersion(found: string, pinned: string): boolean {
 
 /**
  * Read the answer to `environmentQuestion`: an object with `python`, `prefix`,
- * `cwd` and `versions`; throws saying what is wrong.
+ * `cwd` and `versions`, and `environment` and `image` when the kernel is new
+ * enough to say (strings or null); throws saying what is wrong.
  */
 export function readProbe(value: unknown): IEnvironmentProbe {
   if (Private.isProbe(value)) {
@@ -256,6 +287,9 @@ namespace Private {
       typeof v.python === 'string' &&
       typeof v.prefix === 'string' &&
       typeof v.cwd === 'string' &&
+      [v.environment, v.image].every(
+        x => x === undefined || x === null || typeof x === 'string'
+      ) &&
       !!v.versions &&
       typeof v.versions === 'object' &&
       Object.values(v.versions as object).every(

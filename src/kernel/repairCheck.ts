@@ -311,7 +311,9 @@ namespace Private {
           .map(d => ({ name: d.module, found: d.found, pinned: d.expected })),
         python: report.python
           ? { found: report.python.found ?? '', pinned: report.python.expected }
-          : null
+          : null,
+        environment: report.environment,
+        image: report.image
       };
     } catch {
       return null;

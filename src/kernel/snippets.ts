@@ -68,8 +68,10 @@ export function isPristineAnswer(value: unknown): boolean {
 }
 
 /**
- * The Python version, the kernel's `sys.prefix`, its working directory and the
- * versions of the given distributions (null when one is not installed).
+ * The Python version, the kernel's `sys.prefix`, its working directory, the
+ * versions of the given distributions (null when one is not installed), and
+ * the `JUNOBENCH_ENVIRONMENT` and `JUNOBENCH_IMAGE` variables our kernelspecs
+ * set (null in other kernels).
  */
 export function environmentQuestion(modules: string[]): IKernelQuestion {
   return Private.question('_junobench_environment', [
@@ -81,7 +83,9 @@ export function environmentQuestion(modules: string[]): IKernelQuestion {
     '        except Exception:',
     '            versions[name] = None',
     '    return {"python": sys.version.split()[0], "prefix": sys.prefix,',
-    '            "cwd": os.getcwd(), "versions": versions}'
+    '            "cwd": os.getcwd(), "versions": versions,',
+    '            "environment": os.environ.get("JUNOBENCH_ENVIRONMENT"),',
+    '            "image": os.environ.get("JUNOBENCH_IMAGE")}'
   ]);
 }
 

@@ -3,6 +3,7 @@
  * whether the repair only hides the crash, how the target's latest live run
  * ended, and the verdict once the fresh run is back. Pure logic.
  */
+import type { KernelEnvironment } from '../kernel/environment';
 import type { IRunResult } from '../kernel/runner';
 import { readWorkingCopyMeta } from '../model/workingCopy';
 import {
@@ -340,6 +341,10 @@ export interface IEnvironmentEvidence {
   libraries: Array<{ name: string; found: string | null; pinned: string }>;
   /** Python, when its minor version differs. */
   python: { found: string; pinned: string } | null;
+  /** Where the check's kernel ran. */
+  environment: KernelEnvironment;
+  /** The container image (null outside the container). */
+  image: string | null;
 }
 
 /** What the evidence of a fresh run showed, for `judgeRepair`. */

@@ -13,6 +13,8 @@ import { JupyterServer } from '@jupyterlab/testing';
 import {
   compareEnvironment,
   describeDrift,
+  driftSummary,
+  probedEnvironment,
   readProbe,
   probedDistributions,
   sameVersion
@@ -86,7 +88,7 @@ describe('compareEnvironment', () => {
     expect(report.python).toBeNull();
     expect(report.checked).toBe(4);
     expect(report.summary).toBe(
-      'environment: all 4 pinned libraries match the benchmark pins'
+      "environment: the server's Python; all 4 pinned libraries match the benchmark pins"
     );
   });
 
@@ -135,8 +137,10 @@ describe('compareEnvironment', () => {
       substitute: true
     });
     expect(report.prefix).toBe('/venv');
+    expect(report.environment).toBe('server');
+    expect(report.image).toBeNull();
     expect(report.summary).toBe(
-      'environment: 3 libraries differ from the benchmark pins: numpy 2.0.2 (pinned 1.26.4), tensorflow not installed (pinned 2.17.0), torch 2.13.0+cpu (pinned 2.3.1, local substitute); Python 3.11.7 (pinned 3.10, local substitute)'
+      "environment: the server's Python; 3 libraries differ from the benchmark pins: numpy 2.0.2 (pinned 1.26.4), tensorflow not installed (pinned 2.17.0), torch 2.13.0+cpu (pinned 2.3.1, local substitute); Python 3.11.7 (pinned 3.10, local substitute)"
     );
   });
 
@@ -146,7 +150,7 @@ describe('compareEnvironment', () => {
     ]);
     expect(report.checked).toBe(2);
     expect(report.summary).toBe(
-      'environment: 1 library differs from the benchmark pins: scikit-learn not installed (pinned 1.2.2)'
+      "environment: the server's Python; 1 library differs from the benchmark pins: scikit-learn not installed (pinned 1.2.2)"
     );
   });
 
@@ -176,6 +180,90 @@ describe('compareEnvironment', () => {
   });
 });
 
+describe('where the kernel ran', () => {
+  const matching = {
+    numpy: '1.26.4',
+    'scikit-learn': '1.2.2',
+    'tensorflow-cpu': '2.17.0',
+    torch: '2.3.1'
+  };
+
+  it('leads with the container and its image', () => {
+    const report = compareEnvironment(
+      {
+        ...probe(matching),
+        environment: 'container',
+        image: 'junobench:latest@f041856032d3'
+      },
+      PINS
+    );
+    expect(report.environment).toBe('container');
+    expect(report.image).toBe('junobench:latest@f041856032d3');
+    expect(report.summary).toBe(
+      'environment: the benchmark container (image junobench:latest@f041856032d3); all 4 pinned libraries match the benchmark pins'
+    );
+  });
+
+  it('leads with the pinned kernel, and lists what differs after it', () => {
+    const report = compareEnvironment(
+      {
+        ...probe({ ...matching, numpy: '2.0.2' }),
+        environment: 'pinned',
+        image: null
+      },
+      PINS
+    );
+    expect(report.environment).toBe('pinned');
+    expect(report.summary).toBe(
+      'environment: the pinned junobench kernel; 1 library differs from the benchmark pins: numpy 2.0.2 (pinned 1.26.4)'
+    );
+  });
+
+  it.each<
+    [string, { environment?: string | null; image?: string | null }, string]
+  >([
+    ['an old probe without the fields', {}, 'server'],
+    ['null variables', { environment: null, image: null }, 'server'],
+    ['the container', { environment: 'container' }, 'container'],
+    ['the pinned kernel', { environment: 'pinned' }, 'pinned'],
+    // A variable set to something else, or an image alone, proves nothing.
+    ['an unknown name', { environment: 'cloud' }, 'server'],
+    [
+      'an image without the environment',
+      { image: 'junobench:latest' },
+      'server'
+    ],
+    ['a capitalised name', { environment: 'Container' }, 'server']
+  ])('takes %s as %s', (_what, fields, expected) => {
+    expect(probedEnvironment(fields)).toBe(expected);
+    const report = compareEnvironment(
+      readProbe({ ...probe(matching), ...fields }),
+      PINS
+    );
+    expect(report.environment).toBe(expected);
+    // An image is only reported from the container.
+    expect(report.image).toBe(
+      expected === 'container'
+        ? ((fields as { image?: string }).image ?? null)
+        : null
+    );
+  });
+
+  it('says the container without an image when the kernel names none', () => {
+    expect(
+      driftSummary({
+        differences: [],
+        python: null,
+        checked: 4,
+        environment: 'container',
+        image: null
+      })
+    ).toBe(
+      'environment: the benchmark container; all 4 pinned libraries match the benchmark pins'
+    );
+  });
+});
+
 describe('probedDistributions', () => {
   it('lists every distribution of the compared groups once', () => {
     expect(probedDistributions(PINS)).toEqual([
@@ -196,9 +284,20 @@ describe('readProbe', () => {
     );
   });
 
+  it('takes the environment and image a new kernel adds', () => {
+    const value = {
+      ...probe({ numpy: '1.26.4' }),
+      environment: 'container',
+      image: 'junobench:latest@f041856032d3'
+    };
+    expect(readProbe(value)).toEqual(value);
+  });
+
   it.each([
     ['', /no usable answer/],
     [{ python: '3.11' }, /no usable answer/],
+    [{ ...probe({}), environment: 3 }, /no usable answer/],
+    [{ ...probe({}), image: ['junobench'] }, /no usable answer/],
     [JSON.stringify(probe({ numpy: '1.26.4' })), /no usable answer/],
     [null, /no usable answer/]
   ])('rejects %j', (value, message) => {
@@ -263,8 +362,12 @@ describe('probeEnvironment in a real kernel', () => {
     expect(Object.keys(result.versions)).toEqual(
       probedDistributions(BENCHMARK_PINS)
     );
+    // A plain python3 kernel carries no JUNOBENCH_ENVIRONMENT: the server's Python.
+    expect(result.environment ?? null).toBeNull();
+    expect(result.image ?? null).toBeNull();
     const report = compareEnvironment(result, BENCHMARK_PINS);
-    expect(report.summary).toMatch(/^environment: /);
+    expect(report.environment).toBe('server');
+    expect(report.summary).toMatch(/^environment: the server's Python; /);
     // Silent: the next visible execution is still number 1.
     const reply = await kernel.requestExecute({ code: '1' }).done;
     expect(reply.content.execution_count).toBe(1);
