@@ -11,6 +11,7 @@ import type { ServerConnection } from '@jupyterlab/services';
 import { terminalSafe } from '../casebook/display';
 import { checkNotebookSize, parseNotebook } from '../casebook/notebook';
 import type { ICasebook } from '../casebook/types';
+import type { EnvironmentPreference } from '../kernel/environment';
 import { MemoryReferenceCache } from '../kernel/repairCheck';
 import type { IReferenceCache } from '../kernel/repairCheck';
 import { escapeHTML } from '../progress/cohort';
@@ -23,6 +24,7 @@ import {
   FileReferenceCache
 } from './check';
 import type { ICheckReport } from './check';
+import { ENVIRONMENT_USAGE, readEnvironmentOption } from './kernels';
 import { serverFor } from './server';
 import type { IServerHandle } from './server';
 import { loadLocalCasebook } from './verify';
@@ -30,6 +32,7 @@ import { loadLocalCasebook } from './verify';
 /** The synopsis of the batch form of `junobench check`. */
 export const BATCH_SYNOPSIS = `  junobench check <casebook> --submissions DIR [--jobs N] [--cases a,b]
                   [--json FILE] [--html FILE] [--kernel NAME] [--timeout SECONDS]
+                  ${ENVIRONMENT_USAGE}
                   [--server URL --token T [--server-root DIR]]
                   [--cache-dir DIR | --no-cache]`;
 
@@ -146,6 +149,8 @@ export interface IGradeSubmissionsOptions {
   serverRoot: string;
   /** Kernel name. */
   kernel?: string;
+  /** The environment to run in when no kernel is named (default `auto`). */
+  environment?: EnvironmentPreference;
   /** Per-cell timeout in ms. */
   timeoutMs?: number;
   /** The reference cache the checks share (default: in memory). */
@@ -168,6 +173,8 @@ export interface IBatchArgs {
   json?: string | boolean;
   /** Kernel name. */
   kernel?: string;
+  /** `auto`, `container`, `pinned` or `server`. */
+  environment?: string;
   /** Per-cell timeout in seconds. */
   timeout?: string;
   /** URL of a running server. */
@@ -595,6 +602,12 @@ export async function batchCommand(
       `--timeout must be a positive number of seconds, not "${values.timeout}"`
     );
   }
+  let environment: EnvironmentPreference;
+  try {
+    environment = readEnvironmentOption(values.environment);
+  } catch (reason) {
+    return fail((reason as Error).message);
+  }
   const jsonFile = typeof values.json === 'string' ? values.json : undefined;
   for (const [flag, file] of [
     ['--json', jsonFile],
@@ -656,6 +669,7 @@ export async function batchCommand(
       settings: chosen.server.settings,
       serverRoot: chosen.serverRoot,
       kernel: values.kernel,
+      environment,
       timeoutMs: timeout * 1000,
       // Without the disk cache the batch still runs each case's reference once.
       cache: values['no-cache']
@@ -810,6 +824,7 @@ namespace Private {
         settings: options.settings,
         serverRoot: options.serverRoot,
         kernel: options.kernel,
+        environment: options.environment,
         timeoutMs: options.timeoutMs,
         cache
       });

@@ -7,7 +7,6 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'fs';
 import { homedir } from 'os';
 import * as path from 'path';
 
-import { KernelSpecAPI } from '@jupyterlab/services';
 import type {
   ServerConnection,
   Session,
@@ -16,6 +15,12 @@ import type {
 
 import { checkNotebookSize, parseNotebook } from '../casebook/notebook';
 import type { ICase, ICasebook } from '../casebook/types';
+import { describeEnvironment } from '../kernel/environment';
+import type {
+  EnvironmentPreference,
+  IEnvironmentChoice,
+  KernelEnvironment
+} from '../kernel/environment';
 import { MemoryReferenceCache, runRepairCheck } from '../kernel/repairCheck';
 import type {
   IFreshKernel,
@@ -41,17 +46,21 @@ import { readProbeReport } from '../repair/evidence';
 import type { IReferenceEvidence } from '../repair/evidence';
 import { cellRef } from '../i18n';
 import type { ICellRef } from '../i18n';
+import { commandKernel, ENVIRONMENT_USAGE } from './kernels';
 import { sessionsFor, startSession, uniqueSuffix } from './session';
 
 /** Usage of `junobench check`. */
 export const CHECK_USAGE = `Usage:
   junobench check <casebook> <case> <notebook.ipynb> [--json] [--kernel NAME]
+                  ${ENVIRONMENT_USAGE}
                   [--timeout SECONDS] [--server URL --token T [--server-root DIR]]
                   [--cache-dir DIR | --no-cache]
 
   Runs the notebook's cells in play top to bottom in a fresh kernel started in
-  the case folder (--kernel, default the pinned "junobench" kernel when the
-  server has it, else python3), tracing the target cell and the cells you changed, runs the
+  the case folder (--kernel, default the kernel of the best environment the
+  server has: the benchmark container, then the pinned "junobench" kernel,
+  then the server's default kernel; --environment asks for one, falling back
+  to the next present), tracing the target cell and the cells you changed, runs the
   reference fix twice (cached per case and environment under --cache-dir,
   default ~/.cache/junobench/reference) and judges the repair: it must run,
   not swallow an exception the reference does not raise, run the repaired
@@ -80,6 +89,12 @@ export interface ICheckReport {
   noted: boolean;
   /** The kernel the check ran in. */
   kernel: string;
+  /** Where that kernel ran, as its environment probe says (null when it was not probed). */
+  environment: KernelEnvironment | null;
+  /** The container image (null outside the container or when not probed). */
+  image: string | null;
+  /** How the kernel was chosen (null when it was named). */
+  environmentChoice: IEnvironmentChoice | null;
   /** The verdict line. */
   headline: string;
   /** Sentences for people, each reason once. */
@@ -151,8 +166,10 @@ export interface ICheckNotebookOptions {
   settings: ServerConnection.ISettings;
   /** The local folder the server serves as its root. */
   serverRoot: string;
-  /** Kernel name. */
+  /** Kernel name (default: the kernel of the environment `environment` chooses). */
   kernel?: string;
+  /** The environment to run in when no kernel is named (default `auto`). */
+  environment?: EnvironmentPreference;
   /** Per-cell timeout in ms. */
   timeoutMs?: number;
   /** Where reference evidence is cached (default: in memory for this call). */
@@ -198,8 +215,16 @@ export async function checkNotebook(
   const checkPlan = () =>
     planCheck(options.notebook, { reproduced, fixed }, checkOptions);
   const { sessions, dispose } = sessionsFor(options.settings);
-  const kernel = options.kernel ?? (await defaultCheckKernel(options.settings));
-  const withKernel = { ...options, kernel };
+  const chosen = await commandKernel(
+    options.settings,
+    options.kernel,
+    options.environment
+  );
+  const withKernel = {
+    ...options,
+    kernel: chosen.kernel,
+    environmentChoice: chosen.choice
+  };
   const startKernel = (role: 'learner' | 'reference' | 'plain') =>
     Private.startKernel(sessions, caseFromRoot, withKernel, role);
   try {
@@ -256,22 +281,15 @@ export async function checkNotebook(
 }
 
 /**
- * The kernel a check uses when none is named: the pinned `junobench` kernel
- * when the server has it (the benchmark's libraries), else the server's
- * default kernel.
+ * The kernel a check uses when none is named: the best environment the
+ * server has (the benchmark container, the pinned `junobench` kernel, the
+ * server's default kernel), or the one `preference` asks for when present.
  */
 export async function defaultCheckKernel(
-  settings: ServerConnection.ISettings
+  settings: ServerConnection.ISettings,
+  preference: EnvironmentPreference = 'auto'
 ): Promise<string> {
-  try {
-    const specs = await KernelSpecAPI.getSpecs(settings);
-    if ('junobench' in (specs.kernelspecs ?? {})) {
-      return 'junobench';
-    }
-    return specs.default || 'python3';
-  } catch {
-    return 'python3';
-  }
+  return (await commandKernel(settings, undefined, preference)).kernel;
 }
 
 /**
@@ -385,10 +403,14 @@ namespace Private {
       ? 'solved, with differences noted'
       : report.status;
     const head = `${report.case}: ${report.passed ? 'PASS' : 'FAIL'} (${grade}) — ${report.notebook}`;
+    const where = report.environment
+      ? `  environment: ${describeEnvironment(report.environment, report.image)} (kernel ${report.kernel})`
+      : `  environment: not probed (kernel ${report.kernel})`;
     return [
       head,
       `  ${report.headline}`,
-      ...report.reasons.map(r => `  - ${r}`)
+      ...report.reasons.map(r => `  - ${r}`),
+      where
     ].join('\n');
   }
 
@@ -406,7 +428,9 @@ namespace Private {
    */
   export function report(
     caseName: string,
-    options: ICheckNotebookOptions,
+    options: ICheckNotebookOptions & {
+      environmentChoice?: IEnvironmentChoice | null;
+    },
     started: number,
     parts: IReportParts
   ): ICheckReport {
@@ -420,6 +444,9 @@ namespace Private {
       grade: verdict.grade,
       noted: verdict.noted,
       kernel: options.kernel ?? 'python3',
+      environment: parts.evidence?.environment?.environment ?? null,
+      image: parts.evidence?.environment?.image ?? null,
+      environmentChoice: options.environmentChoice ?? null,
       headline: text.headline,
       reasons: parts.failure ? [parts.failure, ...text.reasons] : text.reasons,
       findings: verdict.findings,

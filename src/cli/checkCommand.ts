@@ -24,6 +24,8 @@ import {
   formatCheckReport,
   readCheckNotebook
 } from './check';
+import { ENVIRONMENT_OPTION, readEnvironmentOption } from './kernels';
+import { fallbackNote } from '../kernel/environment';
 import { KERNEL_OPTIONS, serverFor } from './server';
 import type { IServerHandle } from './server';
 import { loadLocalCasebook } from './verify';
@@ -35,6 +37,7 @@ export async function checkCommand(args: string[]): Promise<number> {
   let values: {
     json?: boolean | string;
     kernel?: string;
+    environment?: string;
     timeout?: string;
     server?: string;
     token?: string;
@@ -58,8 +61,9 @@ export async function checkCommand(args: string[]): Promise<number> {
       options: {
         json: batch ? { type: 'string' } : { type: 'boolean', default: false },
         ...KERNEL_OPTIONS,
-        // No default: the check prefers the pinned `junobench` kernel when the server has it.
+        // No default: the check takes the best environment the server has (see --environment).
         kernel: { type: 'string' },
+        ...ENVIRONMENT_OPTION,
         'cache-dir': { type: 'string' },
         'no-cache': { type: 'boolean', default: false },
         ...BATCH_OPTIONS
@@ -90,6 +94,13 @@ export async function checkCommand(args: string[]): Promise<number> {
     console.error(
       `junobench check: --timeout must be a positive number of seconds, not "${values.timeout}"`
     );
+    return 2;
+  }
+  let environment;
+  try {
+    environment = readEnvironmentOption(values.environment);
+  } catch (reason) {
+    console.error(`junobench check: ${(reason as Error).message}`);
     return 2;
   }
   const [bookArg, caseName, notebookArg] = positionals;
@@ -125,11 +136,18 @@ export async function checkCommand(args: string[]): Promise<number> {
       settings: chosen.server.settings,
       serverRoot,
       kernel: values.kernel,
+      environment,
       timeoutMs: timeout * 1000,
       cache: values['no-cache']
         ? null
         : new FileReferenceCache(values['cache-dir'] ?? defaultCacheDir())
     });
+    const note = report.environmentChoice
+      ? fallbackNote(report.environmentChoice)
+      : null;
+    if (note) {
+      console.error(note);
+    }
     if (values.json) {
       console.log(JSON.stringify(report, null, 2));
     } else {

@@ -7,27 +7,44 @@ import { readFileSync } from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
 
-import type { ServerConnection } from '@jupyterlab/services';
+import type { Kernel, ServerConnection } from '@jupyterlab/services';
 
 import { parseNotebook } from '../casebook/notebook';
 import type { ICasebook } from '../casebook/types';
+import { compareEnvironment } from '../kernel/drift';
+import type { IDriftReport } from '../kernel/drift';
+import { fallbackNote } from '../kernel/environment';
+import type {
+  EnvironmentPreference,
+  IEnvironmentChoice,
+  KernelEnvironment
+} from '../kernel/environment';
 import {
   evidenceInstallCode,
   trackExpression,
   trackResetCode
 } from '../kernel/evidenceSnippets';
+import { BENCHMARK_PINS } from '../kernel/pins';
+import { probeEnvironment } from '../kernel/probe';
 import type { PlanRunner } from '../kernel/runner';
 import { describeSummary } from '../state/values';
 import { recordedPlan, topToBottomPlan } from '../replay/plan';
 import type { IReplayPlan } from '../replay/types';
 import { buildTimeline, explainCrash } from '../state/timeline';
 import type { IExplanation, ITimeline } from '../state/timeline';
+import {
+  commandKernel,
+  ENVIRONMENT_OPTION,
+  ENVIRONMENT_USAGE,
+  readEnvironmentOption
+} from './kernels';
 import { KERNEL_OPTIONS, serverForOptions } from './server';
 import { runInFreshKernel, sessionsFor, uniqueSuffix } from './session';
 import { loadLocalCasebook } from './verify';
 
 /** Usage of `junobench explain`. */
 export const EXPLAIN_USAGE = `  junobench explain <casebook> <case> [--json] [--kernel NAME] [--timeout SECONDS]
+                   ${ENVIRONMENT_USAGE}
                    [--server URL --token T [--server-root DIR]]`;
 
 /** What `explain` reports for a case. */
@@ -38,6 +55,18 @@ export interface IExplainReport {
   explanation: IExplanation;
   /** The timelines of the recorded and the top-to-bottom run. */
   runs: { recorded: ITimeline; topToBottom: ITimeline };
+  /** The kernelspec both runs used. */
+  kernel: string;
+  /** Where the recorded run's kernel ran, as its probe says (null when the probe failed). */
+  environment: KernelEnvironment | null;
+  /** The container image (null outside the container or when the probe failed). */
+  image: string | null;
+  /** How the kernel was chosen (null when it was named). */
+  environmentChoice: IEnvironmentChoice | null;
+  /** The recorded run's kernel compared with the benchmark pins (null when the probe failed). */
+  drift: IDriftReport | null;
+  /** One line for people, starting with `environment:`. */
+  environmentSummary: string;
 }
 
 /** Options of one headless explanation. */
@@ -50,8 +79,10 @@ export interface IExplainOptions {
   /** Server settings and the folder it serves. */
   settings: ServerConnection.ISettings;
   serverRoot: string;
-  /** Kernel name (default python3). */
+  /** Kernel name (default: the kernel of the environment `environment` chooses). */
   kernel?: string;
+  /** The environment to run in when no kernel is named (default `auto`). */
+  environment?: EnvironmentPreference;
   /** Per-cell timeout in ms. */
   timeoutMs?: number;
   /** Track the state after every step (default true; false for the benchmark's baseline). */
@@ -88,12 +119,49 @@ export async function explainCase(
       `the case folder is not under the server root ${options.serverRoot} (pass --server-root)`
     );
   }
-  const recorded = await replayTracked(recordedPlan(nb), folder, options);
-  const topToBottom = await replayTracked(topToBottomPlan(nb), folder, options);
+  const chosen = await commandKernel(
+    options.settings,
+    options.kernel,
+    options.environment
+  );
+  const withKernel = { ...options, kernel: chosen.kernel };
+  let drift: IDriftReport | null = null;
+  let probeError = 'the kernel did not start';
+  // The recorded run's kernel says where it runs before its first cell.
+  const recorded = await replayTracked(recordedPlan(nb), folder, withKernel, {
+    beforeRun: async kernel => {
+      try {
+        drift = compareEnvironment(
+          await probeEnvironment(kernel, BENCHMARK_PINS, {
+            timeoutMs: Math.max(options.timeoutMs ?? 0, 60000)
+          }),
+          BENCHMARK_PINS
+        );
+      } catch (reason) {
+        probeError = (reason as Error).message;
+      }
+    }
+  });
+  const topToBottom = await replayTracked(
+    topToBottomPlan(nb),
+    folder,
+    withKernel
+  );
+  const report = drift as IDriftReport | null;
+  const note = chosen.choice ? fallbackNote(chosen.choice) : null;
+  const line = report
+    ? report.summary
+    : `environment: could not be probed: ${probeError}`;
   return {
     case: c.name,
     explanation: explainCrash(recorded, nb),
-    runs: { recorded, topToBottom }
+    runs: { recorded, topToBottom },
+    kernel: chosen.kernel,
+    environment: report?.environment ?? null,
+    image: report?.image ?? null,
+    environmentChoice: chosen.choice,
+    drift: report,
+    environmentSummary: note ? `${note}\n${line}` : line
   };
 }
 
@@ -103,7 +171,10 @@ export async function explainCase(
 export async function replayTracked(
   plan: IReplayPlan,
   folder: string,
-  options: IExplainOptions
+  options: IExplainOptions,
+  hooks: {
+    beforeRun?: (kernel: Kernel.IKernelConnection) => Promise<void>;
+  } = {}
 ): Promise<ITimeline> {
   const { sessions, dispose } = sessionsFor(options.settings);
   const name = `${options.caseName}.junobench-explain-${uniqueSuffix()}.ipynb`;
@@ -125,7 +196,8 @@ export async function replayTracked(
         path: folder ? `${folder}/${name}` : name,
         name,
         kernel: options.kernel,
-        timeoutMs: options.timeoutMs
+        timeoutMs: options.timeoutMs,
+        beforeRun: hooks.beforeRun
       },
       plan,
       runOptions
@@ -151,7 +223,10 @@ export async function explainCommand(args: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       json: { type: 'boolean', default: false },
-      ...KERNEL_OPTIONS
+      ...KERNEL_OPTIONS,
+      // No default: explain takes the best environment the server has (see --environment).
+      kernel: { type: 'string' },
+      ...ENVIRONMENT_OPTION
     }
   });
   if (positionals.length !== 2) {
@@ -160,6 +235,7 @@ export async function explainCommand(args: string[]): Promise<number> {
     );
     return 2;
   }
+  const environment = readEnvironmentOption(values.environment);
   const dir = path.resolve(positionals[0]);
   const book = await loadLocalCasebook(dir);
   const { server, serverRoot } = await serverForOptions(values, dir);
@@ -171,6 +247,7 @@ export async function explainCommand(args: string[]): Promise<number> {
       settings: server.settings,
       serverRoot,
       kernel: values.kernel,
+      environment,
       timeoutMs: Number(values.timeout) * 1000
     });
     console.log(
@@ -186,7 +263,8 @@ export async function explainCommand(args: string[]): Promise<number> {
  * The report for people: the explanation, then each run's timeline, a line a step.
  */
 export function formatExplanation(report: IExplainReport): string {
-  const lines = [`${report.case}: why it crashed`];
+  const lines = [...report.environmentSummary.split('\n')];
+  lines.push(`${report.case}: why it crashed`);
   lines.push(...report.explanation.sentences.map(s => `  - ${s}`));
   for (const timeline of [report.runs.recorded, report.runs.topToBottom]) {
     lines.push('', `${timeline.order} run: ${timeline.message}`);

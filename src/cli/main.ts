@@ -14,6 +14,11 @@ import { checkCommand } from './checkCommand';
 import { EXPLAIN_USAGE, explainCommand } from './explain';
 import { FETCH_USAGE, fetchCommand } from './fetch';
 import { REPORT_USAGE, reportCommand } from './report';
+import {
+  ENVIRONMENT_OPTION,
+  ENVIRONMENT_USAGE,
+  readEnvironmentOption
+} from './kernels';
 import { KERNEL_OPTIONS, serverFor } from './server';
 import { loadLocalCasebook, verifyCasebook } from './verify';
 import type { ICaseReport, IEnvironmentReport } from './verify';
@@ -21,9 +26,11 @@ import type { ICaseReport, IEnvironmentReport } from './verify';
 const USAGE = `Usage:
   junobench list <casebook> [--json]
   junobench verify <casebook> [--cases a,b] [--jobs N] [--kernel NAME]
+                   ${ENVIRONMENT_USAGE}
                    [--timeout SECONDS] [--server URL --token T [--server-root DIR]]
                    [--json FILE]
   junobench check <casebook> <case> <notebook.ipynb> [--json] [--kernel NAME]
+                   ${ENVIRONMENT_USAGE}
                    [--timeout SECONDS] [--server URL --token T [--server-root DIR]]
                    [--cache-dir DIR | --no-cache]
 ${BATCH_SYNOPSIS}
@@ -139,6 +146,9 @@ async function verify(args: string[]): Promise<number> {
       cases: { type: 'string' },
       jobs: { type: 'string', default: '1' },
       ...KERNEL_OPTIONS,
+      // No default: verify takes the best environment the server has (see --environment).
+      kernel: { type: 'string' },
+      ...ENVIRONMENT_OPTION,
       json: { type: 'string' }
     }
   });
@@ -155,6 +165,7 @@ async function verify(args: string[]): Promise<number> {
       `--timeout must be a positive number of seconds, not "${values.timeout}"`
     );
   }
+  const environmentPreference = readEnvironmentOption(values.environment);
   const book = await loadLocalCasebook(dir);
   Private.printProblems(book);
   const cases = values.cases
@@ -181,6 +192,7 @@ async function verify(args: string[]): Promise<number> {
       cases,
       jobs,
       kernel: values.kernel,
+      environment: environmentPreference,
       settings: server.settings,
       serverRoot,
       timeoutMs: timeout * 1000,

@@ -2,7 +2,7 @@
  * Running a plan in a kernel of its own, for the headless commands.
  */
 import { KernelManager, SessionManager } from '@jupyterlab/services';
-import type { ServerConnection, Session } from '@jupyterlab/services';
+import type { Kernel, ServerConnection, Session } from '@jupyterlab/services';
 
 import { PlanRunner } from '../kernel/runner';
 import type { IRunResult } from '../kernel/runner';
@@ -11,11 +11,17 @@ import type { IReplayPlan } from '../replay/types';
 /**
  * Start a session at `path` (its folder becomes the kernel's working
  * directory), run the plan, and shut the session down; a string says why the
- * plan could not run.
+ * plan could not run. `beforeRun` may ask the kernel questions first.
  */
 export async function runInFreshKernel(
   sessions: SessionManager,
-  session: { path: string; name: string; kernel?: string; timeoutMs?: number },
+  session: {
+    path: string;
+    name: string;
+    kernel?: string;
+    timeoutMs?: number;
+    beforeRun?: (kernel: Kernel.IKernelConnection) => Promise<void>;
+  },
   plan: IReplayPlan,
   runOptions: PlanRunner.IRunOptions = {}
 ): Promise<IRunResult | string> {
@@ -30,6 +36,7 @@ export async function runInFreshKernel(
     if (!kernel) {
       return 'The session has no kernel.';
     }
+    await session.beforeRun?.(kernel);
     const runner = new PlanRunner({
       kernel,
       timeoutMs: session.timeoutMs ?? 0

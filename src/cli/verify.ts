@@ -15,6 +15,12 @@ import { readNotebook as readCasebookNotebook } from '../casebook/notebook';
 import { loadCasebook } from '../casebook/loader';
 import type { ICase, ICasebook } from '../casebook/types';
 import { compareEnvironment } from '../kernel/drift';
+import { fallbackNote } from '../kernel/environment';
+import type {
+  EnvironmentPreference,
+  IEnvironmentChoice,
+  KernelEnvironment
+} from '../kernel/environment';
 import type { IDriftReport, IEnvironmentProbe } from '../kernel/drift';
 import { BENCHMARK_PINS } from '../kernel/pins';
 import { probeEnvironment } from '../kernel/probe';
@@ -24,6 +30,7 @@ import type { INotebookJSON, IReplayPlan } from '../replay/types';
 import { verifyCaseWith } from '../verify/case';
 import type { CaseVerdict, INotebookJudgement } from '../verify/verdict';
 import { FsCasebookSource } from './fsSource';
+import { commandKernel } from './kernels';
 import {
   runInFreshKernel,
   sessionsFor,
@@ -62,6 +69,14 @@ export interface IEnvironmentReport {
    * folder relative to it.
    */
   kernelCwd: 'notebook-folder' | 'elsewhere' | 'unknown';
+  /** Where the kernel ran, as the probe says (null when the probe failed). */
+  environment: KernelEnvironment | null;
+  /** The container image (null outside the container or when the probe failed). */
+  image: string | null;
+  /** The kernelspec the verification runs in (null: the server's default). */
+  kernel: string | null;
+  /** How the kernel was chosen (null when it was named). */
+  choice: IEnvironmentChoice | null;
   /** One line for people, starting with `environment:`. */
   summary: string;
 }
@@ -76,8 +91,10 @@ export interface IVerifyOptions {
   cases?: string[];
   /** Number of cases verified at once, each with its own kernels. */
   jobs?: number;
-  /** Kernel name. */
+  /** Kernel name (default: the kernel of the environment `environment` chooses). */
   kernel?: string;
+  /** The environment to run in when no kernel is named (default `auto`). */
+  environment?: EnvironmentPreference;
   /** Server settings. */
   settings: ServerConnection.ISettings;
   /** The local folder the server serves as its root. */
@@ -136,8 +153,21 @@ export async function verifyCasebook(
   };
   const jobs = Math.max(1, Math.min(options.jobs ?? 1, cases.length || 1));
   try {
+    const chosen = await commandKernel(
+      options.settings,
+      options.kernel,
+      options.environment
+    );
+    options = { ...options, kernel: chosen.kernel };
     if (options.probe ?? true) {
-      const environment = await probeVerifyEnvironment(sessions, options);
+      const probed = await probeVerifyEnvironment(sessions, options);
+      const note = chosen.choice ? fallbackNote(chosen.choice) : null;
+      const environment: IEnvironmentReport = {
+        ...probed,
+        kernel: chosen.kernel,
+        choice: chosen.choice,
+        summary: note ? `${note}\n${probed.summary}` : probed.summary
+      };
       if (environment.kernelCwd === 'elsewhere') {
         options = { ...options, chdirFromServerRoot: true };
       }
@@ -196,7 +226,16 @@ export async function probeVerifyEnvironment(
         summary += `\nwarning: ${probe.cwd} is not the server root either, so the notebooks' relative data paths will not resolve; start the Kernel Gateway in the server root (docs/environment.md)`;
       }
     }
-    return { probe, drift, kernelCwd, summary };
+    return {
+      probe,
+      drift,
+      kernelCwd,
+      environment: drift.environment,
+      image: drift.image,
+      kernel: options.kernel ?? null,
+      choice: null,
+      summary
+    };
   } catch (reason) {
     return Private.failedProbe((reason as Error).message);
   } finally {
@@ -269,6 +308,10 @@ namespace Private {
       probe: null,
       drift: null,
       kernelCwd: 'unknown',
+      environment: null,
+      image: null,
+      kernel: null,
+      choice: null,
       summary: `environment: could not be probed: ${why}`
     };
   }

@@ -97,7 +97,10 @@ describe('junobench explain', () => {
 
   it('prints the explanation and both timelines, and JSON with --json', async () => {
     const text = formatExplanation(reports.get('NBspecific_2')!);
-    expect(text).toMatch(/^NBspecific_2: why it crashed/);
+    // Where it ran first: the jest server has no junobench kernels.
+    expect(text).toMatch(
+      /^environment: the server's Python; .+\nNBspecific_2: why it crashed/
+    );
     expect(text).toMatch(/recorded run:/);
     expect(text).toMatch(/top-to-bottom run:/);
     expect(text).toMatch(/\(2nd run\)\s+✗ KeyError/);
@@ -112,5 +115,19 @@ describe('junobench explain', () => {
     expect(json.case).toBe('NBspecific_1');
     expect(json.runs.recorded.steps.length).toBeGreaterThan(3);
     expect(json.explanation.kind).toBe('name-error');
+    expect(json).toMatchObject({
+      kernel: 'python3',
+      environment: 'server',
+      image: null,
+      environmentChoice: {
+        wanted: 'auto',
+        environment: 'server',
+        fellBack: false
+      }
+    });
+    expect(json.drift?.environment).toBe('server');
+    expect(json.environmentSummary).toMatch(
+      /^environment: the server's Python; /
+    );
   });
 });

@@ -81,17 +81,74 @@ describe('junobench verify', () => {
     // the deep-learning libraries are absent): one line lists the differences.
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^environment: \d+ librar(y differs|ies differ) from the benchmark pins: [\w-]+ (\S+|not installed) \(pinned [\d.]+(, local substitute)?\)(, [\w-]+ (\S+|not installed) \(pinned [\d.]+(, local substitute)?\))*(; Python \S+ \(pinned 3\.10(, local substitute)?\))?$/
+      /^environment: the server's Python; \d+ librar(y differs|ies differ) from the benchmark pins: [\w-]+ (\S+|not installed) \(pinned [\d.]+(, local substitute)?\)(, [\w-]+ (\S+|not installed) \(pinned [\d.]+(, local substitute)?\))*(; Python \S+ \(pinned 3\.10(, local substitute)?\))?$/
     );
     const json = JSON.parse(readFileSync(jsonFile, 'utf8'));
     rmSync(dir, { recursive: true, force: true });
     expect(json.environment.summary).toBe(lines[0]);
     expect(json.environment.kernelCwd).toBe('notebook-folder');
+    // The jest server has no junobench kernels: the server's default kernel, chosen by auto.
+    expect(json.environment.environment).toBe('server');
+    expect(json.environment.image).toBeNull();
+    expect(json.environment.kernel).toBe('python3');
+    expect(json.environment.choice).toEqual({
+      wanted: 'auto',
+      environment: 'server',
+      fellBack: false
+    });
+    expect(json.environment.drift.environment).toBe('server');
     expect(json.environment.probe.prefix).toBeTruthy();
     expect(json.environment.probe.versions.numpy).toMatch(/^\d+\./);
-    const n = Number(/^environment: (\d+)/.exec(lines[0])![1]);
+    const n = Number(/; (\d+) librar/.exec(lines[0])![1]);
     expect(json.environment.drift.differences).toHaveLength(n);
     expect(json.reports[0].verdict).toBe('pass');
+  });
+
+  it('falls back from --environment container to the server’s Python when the server has no container kernel, and says so', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'junobench-verify-'));
+    const jsonFile = path.join(dir, 'verify.json');
+    const { code, out } = await runCli([
+      'verify',
+      DEMO,
+      '--cases',
+      'numpy_1',
+      ...serverArgs(server, ROOT),
+      '--environment',
+      'container',
+      '--json',
+      jsonFile
+    ]);
+    const json = JSON.parse(readFileSync(jsonFile, 'utf8'));
+    rmSync(dir, { recursive: true, force: true });
+    expect(code).toBe(0);
+    const lines = out
+      .flatMap(l => l.split('\n'))
+      .filter(l => l.startsWith('environment:'));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe(
+      "environment: no benchmark container kernel on this server; using the server's Python"
+    );
+    expect(lines[1]).toMatch(/^environment: the server's Python; /);
+    expect(json.environment.choice).toEqual({
+      wanted: 'container',
+      environment: 'server',
+      fellBack: true
+    });
+    expect(json.environment.environment).toBe('server');
+  });
+
+  it('rejects an unknown --environment before starting anything', async () => {
+    const { code, err } = await runCli([
+      'verify',
+      DEMO,
+      '--environment',
+      'cloud',
+      ...serverArgs(server, ROOT)
+    ]);
+    expect(code).toBe(2);
+    expect(err.join('\n')).toMatch(
+      /--environment must be one of auto, container, pinned, server, not "cloud"/
+    );
   });
 
   it('reports a fixed notebook whose first cell imports a missing module as missing-dependency', async () => {
