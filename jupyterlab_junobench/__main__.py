@@ -1,16 +1,16 @@
-"""``python -m jupyterlab_junobench fetch ...``: the sparse fetch from a terminal (see :mod:`.sparse`)."""
+"""``python -m jupyterlab_junobench fetch ...``: the fetch (full clone or sparse) from a terminal or the Node CLI (see :mod:`.fetch`)."""
 
 from __future__ import annotations
 
 import sys
 
-from .sparse import main
+from .fetch import main
 
 
 def run(argv: list[str]) -> int:
     """Dispatch the one subcommand there is."""
     if not argv or argv[0] != "fetch":
-        print("usage: python -m jupyterlab_junobench fetch <dest> [--source S] [--cases a,b] [--json]", file=sys.stderr)
+        print("usage: python -m jupyterlab_junobench fetch <dest> [--source S] [--cases a,b] [--sparse] [--json | --json-lines]", file=sys.stderr)
         return 2
     return main(argv[1:])
 

@@ -44,6 +44,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
+from .names import name_problem
+
 try:  # POSIX: writers in other processes (junobench add) wait for each other too
     import fcntl
 except ImportError:  # pragma: no cover - Windows: the in-process lock only
@@ -72,8 +74,6 @@ LABEL_COLUMNS = ("label_root_cause", "label_refined_exp_type", "label_ML_pipelin
 
 #: Excel keeps at most this many characters in a cell.
 MAX_CELL_CHARS = 32767
-_MAX_NAME = 255
-_SAFE_NAME = re.compile(r"^[A-Za-z0-9_.\-]+$")
 #: Characters an xlsx cell cannot hold (XML 1.0), as openpyxl checks them.
 _ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _ANSI = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]")
@@ -126,32 +126,6 @@ class WriteResult:
 # ------------------------------------------------------------------------------------------
 # Names and paths
 # ------------------------------------------------------------------------------------------
-
-
-def name_problem(name: object) -> Optional[str]:
-    """Why ``name`` cannot be a case name (the loader's rules, src/casebook/paths.ts), or None."""
-    if not isinstance(name, str) or name == "":
-        return "is empty"
-    if len(name) > _MAX_NAME:
-        return f"is longer than {_MAX_NAME} characters"
-    if "\0" in name:
-        return "contains a NUL byte"
-    if name.startswith("/") or re.match(r"^[A-Za-z]:", name):
-        return "is an absolute path"
-    if "\\" in name:
-        return "contains a backslash"
-    if ".." in name.split("/"):
-        return 'has a ".." segment'
-    if "/" in name:
-        return 'contains "/"'
-    if name == ".":
-        return 'is "."'
-    if ".." in name:
-        return 'contains ".."'
-    bad = next((ch for ch in name if not _SAFE_NAME.match(ch)), None)
-    if bad is not None:
-        return f"contains the character {json.dumps(bad, ensure_ascii=False)}"
-    return None
 
 
 def check_case_name(name: object) -> str:

@@ -15,7 +15,8 @@ from tornado import web
 
 from . import authoring
 from .casebook import DemoFolderConflict, bundled_casebook, ensure_demo_copy
-from .sparse import CASE_NAME, FetchError, Progress, fetch_cases, find_copy, read_marker
+from .names import name_problem
+from .sparse import FetchError, Progress, fetch_cases, find_copy, read_marker
 from .tree import TreeError, list_tree
 
 if TYPE_CHECKING:
@@ -291,8 +292,9 @@ class FetchCaseHandler(_JunobenchHandler):
         path, case = body.get("path"), body.get("case")
         if not isinstance(path, str) or not isinstance(case, str):
             raise web.HTTPError(400, 'Expected {"path": <casebook path>, "case": <case name>}.')
-        if not CASE_NAME.match(case):
-            raise web.HTTPError(400, f"{case!r} is not a case name.")
+        problem = name_problem(case)
+        if problem is not None:
+            raise web.HTTPError(400, f"{case!r} is not a case name: it {problem}.")
         root = self.local_root()
         _folder, copy = _casebook_copy(root, path)
         if copy is None:

@@ -18,28 +18,31 @@ Every step can run again: a copy records its source, commit and cases in
 interrupted fetch resumes where it stopped (the commit is not fetched twice).
 
 The same function serves ``junobench fetch --cases`` (through
-``python -m jupyterlab_junobench fetch``) and the server's "Fetch this case".
+``python -m jupyterlab_junobench fetch``, see :mod:`.fetch`, which also holds
+the full clone) and the server's "Fetch this case". The git and git-lfs checks,
+the destination check, the Git LFS pointer scan and the size formatter here are
+the ones the full clone uses too.
 It never takes a source from anyone but the person who made the copy: adding
 cases to an existing copy reuses the source recorded in it.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import os
 import re
 import shutil
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional
-from urllib.parse import urlparse
+from typing import Any
+from collections.abc import Callable
 from urllib.request import pathname2url
+
+from .names import name_problem
 
 #: Where a copy records how it was made, inside its ``.git`` folder.
 MARKER = "junobench-fetch.json"
@@ -49,8 +52,6 @@ LOCK = "junobench-fetch.lock"
 BRANCH = "junobench"
 #: Files of the casebook root that every copy checks out (those present).
 DESCRIPTOR_FILES = ("benchmark_desc.xlsx", "diagnoses.xlsx", "README.md", "LICENSE", ".gitattributes")
-#: A case name as the loader accepts it: one plain path component.
-CASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
 #: Progress lines of git and git-lfs (``Receiving objects:  45% (9/20)``).
 GIT_PROGRESS = re.compile(
     r"(Receiving objects|Resolving deltas|Counting objects|Downloading LFS objects|Updating files):\s+(\d+)%"
@@ -60,16 +61,26 @@ LFS_POINTER = b"version https://git-lfs.github.com/spec/"
 
 
 class FetchError(Exception):
-    """A fetch that cannot go on, with a sentence naming what is wrong."""
+    """A fetch that cannot go on: a sentence naming what is wrong, and a code for programs."""
+
+    def __init__(self, message: str, code: str = "fetch-failed") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass
 class Progress:
-    """One progress report: the phase, a percentage when git gives one, and words."""
+    """One progress report: the phase, a percentage when git gives one, words, and their data.
+
+    ``params`` carries what the words say as data (``{"cases": [...]}``,
+    ``{"done": 3, "total": 9}``, ``{"step": "receiving objects"}``) for the
+    JSON lines of ``python -m jupyterlab_junobench fetch --json-lines``.
+    """
 
     phase: str
-    percent: Optional[float] = None
+    percent: float | None = None
     detail: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 ProgressCallback = Callable[[Progress], None]
@@ -132,21 +143,23 @@ def fetch_cases(
     report = progress or (lambda _p: None)
     requested = sorted(set(cases or []))
     for name in requested:
-        if not CASE_NAME.match(name):
+        problem = name_problem(name)
+        if problem is not None:
             raise FetchError(
-                f"{name!r} is not a case name: a case name is one folder name of letters, "
-                "digits, '_', '.' and '-'."
+                f"{name!r} is not a case name: it {problem} (a case name is one folder name of letters, "
+                "digits, '_', '.' and '-').",
+                "bad-case-name",
             )
-    _require_git()
+    require_git()
     target = Path(dest).expanduser().resolve()
     state, resumed = _open_copy(target, source)
     with _locked(target):
-        git = _Git(target, timeout)
+        git = Git(target, timeout)
         if not state.get("commit") or not git.has_object(state["commit"]):
             report(Progress("fetch", None, f"fetching the file list of {state['source']}"))
             git.run(
                 ["fetch", "--filter=blob:none", "--depth", "1", "--progress", "origin", "HEAD"],
-                progress=lambda pct, what: report(Progress("fetch", pct, what)),
+                progress=lambda pct, what: report(Progress("fetch", pct, what, {"step": what})),
                 what=f"fetch {state['url']}",
             )
             state["commit"] = git.output(["rev-parse", "FETCH_HEAD"]).strip()
@@ -157,10 +170,7 @@ def fetch_cases(
             files += git.output(["ls-tree", "--name-only", commit, "JunoBench/"]).splitlines()
         prefix = _casebook_prefix(files)
         if prefix is None:
-            raise FetchError(
-                f"{state['source']} is not a JunoBench layout: no benchmark_desc.xlsx at its root "
-                "or under JunoBench/."
-            )
+            raise FetchError(not_junobench(state["source"]), "not-junobench")
         bench = f"{prefix}benchmark/"
         listed = git.output(["ls-tree", "-d", "--name-only", commit, bench]).splitlines()
         available = sorted(p[len(bench):] for p in listed if p.startswith(bench))
@@ -168,26 +178,28 @@ def fetch_cases(
         if unknown:
             raise FetchError(
                 f"{state['source']} has no case folder {', '.join(unknown)} "
-                f"(it has {len(available)} case folders under {bench})."
+                f"(it has {len(available)} case folders under {bench}).",
+                "unknown-case",
             )
         before = list(state.get("cases", []))
         wanted = sorted(set(before) | set(requested))
-        report(Progress("checkout", None, _checkout_words(wanted)))
+        report(Progress("checkout", None, _checkout_words(wanted), {"cases": wanted}))
         git.run(["sparse-checkout", "set", "--no-cone", *_patterns(prefix, wanted)], what="sparse-checkout")
         if not git.ok(["rev-parse", "--verify", "--quiet", "HEAD"]) or git.output(["rev-parse", "HEAD"]).strip() != commit:
             git.run(["checkout", "--quiet", "-B", BRANCH, commit], what="checkout")
         state["cases"] = wanted
         _write_marker(target, state)
-        lfs = _has_git_lfs()
-        pointers = _pointers(target, prefix, wanted)
+        lfs = has_git_lfs()
+        pointers = lfs_pointers(target, _roots(target / prefix, wanted))
         # Files an interrupted checkout did not write yet.
-        deleted = git.output(["ls-files", "--deleted", "-z", "--", *_roots(prefix, wanted)]).split("\0")
+        pathspecs = [p.relative_to(target).as_posix() for p in _roots(target / prefix, wanted)]
+        deleted = git.output(["ls-files", "--deleted", "-z", "--", *pathspecs]).split("\0")
         todo = sorted({*pointers, *(p for p in deleted if p)}) if lfs else [p for p in deleted if p]
         if todo:
             _restore(git, target, todo, lfs, report)
-            pointers = _pointers(target, prefix, wanted)
+            pointers = lfs_pointers(target, _roots(target / prefix, wanted))
         objects, object_bytes = git.object_counts()
-        lfs_objects, lfs_bytes = _tree_size(target / ".git" / "lfs" / "objects")
+        lfs_objects, lfs_bytes = tree_size(target / ".git" / "lfs" / "objects")
         summary = FetchSummary(
             dest=str(target),
             source=state["source"],
@@ -204,7 +216,7 @@ def fetch_cases(
             object_bytes=object_bytes,
             lfs_objects=lfs_objects,
             lfs_bytes=lfs_bytes,
-            disk_bytes=_tree_size(target)[1],
+            disk_bytes=tree_size(target)[1],
             seconds=round(time.monotonic() - started, 3),
         )
         report(Progress("done", 100.0, "done"))
@@ -239,7 +251,7 @@ def clone_url(source: str) -> str:
         return source
     local = Path(source).expanduser().resolve()
     if not local.exists():
-        raise FetchError(f"the source {source} does not exist (not a URL, and no such local folder).")
+        raise FetchError(f"the source {source} does not exist (not a URL, and no such local folder).", "no-source")
     return "file://" + pathname2url(str(local))
 
 
@@ -269,19 +281,13 @@ def _open_copy(target: Path, source: str | None) -> tuple[dict[str, Any], bool]:
     if source is None:
         raise FetchError(
             f"{target} is not a copy made by junobench fetch (no .git/{MARKER}): give the source to "
-            "fetch from."
+            "fetch from.",
+            "no-source",
         )
-    if target.exists():
-        if not target.is_dir():
-            raise FetchError(f"{target} exists and is not a folder: choose another destination.")
-        if any(target.iterdir()):
-            raise FetchError(
-                f"{target} exists and is not empty (and is not a copy made by junobench fetch): choose "
-                "a new folder (or empty this one) to fetch into."
-            )
+    check_dest(target)
     url = clone_url(source)
     target.mkdir(parents=True, exist_ok=True)
-    git = _Git(target, 60)
+    git = Git(target, 60)
     git.run(["init", "--quiet"], what="git init")
     git.run(["remote", "add", "origin", url], what="git remote add")
     git.run(["config", "remote.origin.promisor", "true"], what="git config")
@@ -311,7 +317,7 @@ def _locked(target: Path) -> Iterator[None]:
                 path.unlink(missing_ok=True)
                 continue
             raise FetchError(
-                f"another fetch is running in {target} (lock {path}); wait for it to finish."
+                f"another fetch is running in {target} (lock {path}); wait for it to finish.", "busy"
             ) from None
         with os.fdopen(fd, "w") as handle:
             handle.write(str(os.getpid()))
@@ -365,27 +371,12 @@ def _checkout_words(cases: list[str]) -> str:
     return f"checking out the descriptor files and {len(cases)} case folder(s): {', '.join(cases)}"
 
 
-def _pointers(target: Path, prefix: str, cases: list[str]) -> list[str]:
-    """Repository-relative paths of checked-out files that are still Git LFS pointers."""
-    found: list[str] = []
-    roots = [target / prefix / name for name in DESCRIPTOR_FILES]
-    roots += [target / prefix / "benchmark" / name for name in cases]
-    for root in roots:
-        candidates = [root] if root.is_file() else (p for p in root.rglob("*") if p.is_file()) if root.is_dir() else []
-        for path in candidates:
-            if path.stat().st_size <= 1024:
-                with path.open("rb") as handle:
-                    if handle.read(len(LFS_POINTER)) == LFS_POINTER:
-                        found.append(path.relative_to(target).as_posix())
-    return sorted(found)
+def _roots(casebook: Path, cases: list[str]) -> list[Path]:
+    """The descriptor files and case folders a copy checks out, under its casebook root."""
+    return [casebook / name for name in DESCRIPTOR_FILES] + [casebook / "benchmark" / name for name in cases]
 
 
-def _roots(prefix: str, cases: list[str]) -> list[str]:
-    """Repository-relative pathspecs of what the copy checks out."""
-    return [f"{prefix}{name}" for name in DESCRIPTOR_FILES] + [f"{prefix}benchmark/{name}" for name in cases]
-
-
-def _restore(git: _Git, target: Path, paths: list[str], lfs: bool, report: ProgressCallback) -> None:
+def _restore(git: Git, target: Path, paths: list[str], lfs: bool, report: ProgressCallback) -> None:
     """Write these files from the commit, with their large-file content when git-lfs is here.
 
     Not `git lfs pull --include`: git-lfs scans every small blob of the commit
@@ -394,7 +385,7 @@ def _restore(git: _Git, target: Path, paths: list[str], lfs: bool, report: Progr
     """
     if lfs:
         git.run(["lfs", "install", "--local"], what="git lfs install --local")
-        report(Progress("lfs", 0.0, f"downloading {len(paths)} large file(s) (git-lfs)"))
+        report(Progress("lfs", 0.0, f"downloading {len(paths)} large file(s) (git-lfs)", {"done": 0, "total": len(paths)}))
     env = {"GIT_LFS_SKIP_SMUDGE": "0"} if lfs else {}
     chunk = 50
     for start in range(0, len(paths), chunk):
@@ -405,10 +396,52 @@ def _restore(git: _Git, target: Path, paths: list[str], lfs: bool, report: Progr
         git.run(["checkout", "--", *part], what="checkout of large files", env=env)
         if lfs:
             done = min(len(paths), start + chunk)
-            report(Progress("lfs", 100.0 * done / len(paths), f"downloading large files (git-lfs): {done}/{len(paths)}"))
+            report(Progress(
+                "lfs", 100.0 * done / len(paths), f"downloading large files (git-lfs): {done}/{len(paths)}",
+                {"done": done, "total": len(paths)},
+            ))
 
 
-def _tree_size(root: Path) -> tuple[int, int]:
+def lfs_pointers(base: Path, roots: list[Path]) -> list[str]:
+    """Paths (relative to ``base``, POSIX) of the files under ``roots`` that are Git LFS pointers; ``.git`` is skipped."""
+    found: list[str] = []
+    for root in roots:
+        for path in [root] if root.is_file() else _files(root):
+            if path.is_file() and not path.is_symlink() and path.stat().st_size <= 1024:
+                with path.open("rb") as handle:
+                    if handle.read(len(LFS_POINTER)) == LFS_POINTER:
+                        found.append(path.relative_to(base).as_posix())
+    return sorted(found)
+
+
+def _files(root: Path) -> Iterator[Path]:
+    """The files under a folder, outside any ``.git`` folder."""
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if d != ".git"]
+        yield from (Path(folder) / name for name in names)
+
+
+def not_junobench(source: str) -> str:
+    """The sentence for a source without a descriptor."""
+    return f"{source} is not a JunoBench layout: no benchmark_desc.xlsx at its root or under JunoBench/."
+
+
+def check_dest(target: Path) -> bool:
+    """Refuse a destination that is a file or a non-empty folder; return whether it exists (empty)."""
+    if not target.exists():
+        return False
+    if not target.is_dir():
+        raise FetchError(f"{target} exists and is not a folder: choose another destination.", "dest-not-folder")
+    if any(target.iterdir()):
+        raise FetchError(
+            f"{target} exists and is not empty (and is not a copy made by junobench fetch): choose "
+            "a new folder (or empty this one) to fetch into.",
+            "dest-not-empty",
+        )
+    return True
+
+
+def tree_size(root: Path) -> tuple[int, int]:
     """Files and bytes under a folder (0, 0 when it does not exist)."""
     count = total = 0
     if not root.exists():
@@ -426,23 +459,26 @@ def _tree_size(root: Path) -> tuple[int, int]:
 # --- git -----------------------------------------------------------------------
 
 
-def _require_git() -> None:
+def require_git() -> None:
+    """Raise FetchError unless git is on PATH."""
     if shutil.which("git") is None:
         raise FetchError(
-            "git is not installed (or not on PATH): fetching cases uses a git partial clone; "
-            "install git (e.g. apt-get install git) and try again."
+            "git is not installed (or not on PATH): fetching the dataset uses git; "
+            "install git (e.g. apt-get install git) and try again.",
+            "no-git",
         )
 
 
-def _has_git_lfs() -> bool:
+def has_git_lfs() -> bool:
+    """Whether git-lfs is installed."""
     try:
         return subprocess.run(["git", "lfs", "version"], capture_output=True, timeout=30).returncode == 0
     except (OSError, subprocess.SubprocessError):
         return False
 
 
-class _Git:
-    """git commands in one copy, with the environment a sparse fetch needs."""
+class Git:
+    """git commands in one folder, with the environment a fetch needs."""
 
     def __init__(self, cwd: Path, timeout: float) -> None:
         self.cwd = cwd
@@ -465,7 +501,7 @@ class _Git:
             self._base() + args, capture_output=True, text=True, env=self.env, timeout=self.timeout
         )
         if done.returncode != 0:
-            raise FetchError(f"git {args[0]} failed in {self.cwd}: {_last_lines(done.stderr)}")
+            raise FetchError(f"git {args[0]} failed in {self.cwd}: {_last_lines(done.stderr)}", "git-failed")
         return done.stdout
 
     def ok(self, args: list[str]) -> bool:
@@ -494,7 +530,7 @@ class _Git:
         args: list[str],
         *,
         what: str,
-        progress: Callable[[Optional[float], str], None] | None = None,
+        progress: Callable[[float | None, str], None] | None = None,
         env: dict[str, str] | None = None,
     ) -> None:
         """Run git, reporting the percentages it prints; raise FetchError with its reason."""
@@ -528,12 +564,13 @@ class _Git:
                     proc.kill()
                     raise FetchError(
                         f"{what} got no answer within {self.timeout:.0f} s; the source may be unreachable "
-                        "(there may be no network here)."
+                        "(there may be no network here).",
+                        "timeout",
                     )
             code = proc.wait(timeout=max(1.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             proc.kill()
-            raise FetchError(f"{what} did not finish within {self.timeout:.0f} s.") from None
+            raise FetchError(f"{what} did not finish within {self.timeout:.0f} s.", "timeout") from None
         except BaseException:
             # An interruption (Ctrl-C) stops git too; the next fetch resumes.
             proc.kill()
@@ -543,76 +580,12 @@ class _Git:
         if code != 0:
             raise FetchError(
                 f"{what} failed ({_last_lines(tail) or f'exit code {code}'}). The source may be "
-                "unreachable or not a git repository."
+                "unreachable or not a git repository (there may be no network here; check the URL, "
+                "or give a local copy as the source).",
+                "git-failed",
             )
 
 
 def _last_lines(text: str, n: int = 3) -> str:
     lines = [line.strip() for line in text.strip().splitlines() if line.strip() and "promisor remote" not in line]
     return " ".join(lines[-n:])
-
-
-# --- command line --------------------------------------------------------------
-
-
-class _Bar:
-    """Progress for people: a bar on a terminal, plain lines otherwise."""
-
-    def __init__(self, stream: Any) -> None:
-        self.stream = stream
-        self.tty = bool(getattr(stream, "isatty", lambda: False)())
-        self.last: tuple[str, int] = ("", -1)
-
-    def __call__(self, p: Progress) -> None:
-        if self.tty:
-            if p.percent is None:
-                self.stream.write(f"\r\x1b[K{p.detail}\n")
-            else:
-                filled = int(p.percent / 5)
-                self.stream.write(f"\r\x1b[K[{'#' * filled}{'.' * (20 - filled)}] {p.percent:3.0f}% {p.detail}")
-                if p.percent >= 100:
-                    self.stream.write("\n")
-        else:
-            # Plain lines: each phase once, then every quarter.
-            step = -1 if p.percent is None else int(p.percent // 25)
-            key = (f"{p.phase}:{p.detail}", step)
-            if key == self.last:
-                return
-            self.last = key
-            self.stream.write(p.detail + (f" {p.percent:.0f}%" if p.percent is not None else "") + "\n")
-        self.stream.flush()
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m jupyterlab_junobench fetch <dest> [--source S] [--cases a,b] [--json]``."""
-    parser = argparse.ArgumentParser(
-        prog="python -m jupyterlab_junobench fetch",
-        description="Fetch the descriptor files and chosen case folders of a JunoBench git repository.",
-    )
-    parser.add_argument("dest")
-    parser.add_argument("--source", default=None, help="repository URL or local folder (new copies)")
-    parser.add_argument("--cases", default="", help="comma-separated case names")
-    parser.add_argument("--timeout", type=float, default=1800.0)
-    parser.add_argument("--json", action="store_true", help="print the summary as JSON on stdout")
-    args = parser.parse_args(argv)
-    cases = [c.strip() for c in args.cases.split(",") if c.strip()]
-    try:
-        summary = fetch_cases(
-            args.dest, cases, args.source, progress=_Bar(sys.stderr), timeout=args.timeout
-        )
-    except FetchError as err:
-        print(f"junobench fetch: {err}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(
-            f"\njunobench fetch: interrupted; run the same command again to resume in {args.dest}.",
-            file=sys.stderr,
-        )
-        return 130
-    if args.json:
-        print(json.dumps(summary.to_json(), indent=1))
-    else:
-        print(f"{len(summary.cases)} case folder(s) in {summary.casebook}: {', '.join(summary.cases) or '(none)'}")
-        print(f"disk used: {describe_bytes(summary.disk_bytes)}")
-    return 0
-

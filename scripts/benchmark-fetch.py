@@ -18,7 +18,6 @@ import importlib.util
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -27,6 +26,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from jupyterlab_junobench.fetch import clone_dataset  # noqa: E402
 from jupyterlab_junobench.sparse import describe_bytes, fetch_cases  # noqa: E402
 
 CASES = ["NBspecific_1", "sklearn_1"]
@@ -55,13 +55,10 @@ def _stores(copy: Path) -> int:
     return _size(copy / ".git" / "objects") + _size(copy / ".git" / "lfs" / "objects")
 
 
-def full_clone(source: Path, dest: Path, lfs: bool) -> tuple[float, int, int]:
-    """``git clone --depth 1`` (and ``git lfs pull``): seconds, transferred, disk."""
+def full_clone(source: Path, dest: Path) -> tuple[float, int, int]:
+    """The full clone of the one fetcher (``git clone --depth 1``, ``git lfs pull``): seconds, transferred, disk."""
     started = time.monotonic()
-    env = {**os.environ, "GIT_LFS_SKIP_SMUDGE": "1"}
-    subprocess.run(["git", "clone", "--quiet", "--depth", "1", source.as_uri(), str(dest)], check=True, env=env)
-    if lfs:
-        subprocess.run(["git", "-C", str(dest), "lfs", "pull"], check=True, capture_output=True)
+    clone_dataset(dest, str(source))
     return time.monotonic() - started, _stores(dest), _size(dest)
 
 
@@ -86,7 +83,7 @@ def main() -> int:
         for lfs in modes:
             source = work / f"source-{'lfs' if lfs else 'plain'}"
             fixture.build(source, data_kb=args.data_kb, lfs=lfs)
-            for name, run in (("full clone", lambda d, s=source, l=lfs: full_clone(s, d, l)),
+            for name, run in (("full clone", lambda d, s=source: full_clone(s, d)),
                               (f"sparse, {len(CASES)} cases", lambda d, s=source: sparse(s, d))):
                 results = []
                 for i in range(args.runs):
@@ -108,7 +105,8 @@ def main() -> int:
     for row in rows:
         by_mode.setdefault(row[0], []).append(row)
     for mode, (full, part) in by_mode.items():
-        print(f"{mode}: the sparse fetch moved {part[3] / full[3]:.0%} of the full clone's bytes in {part[2] / full[2]:.0%} of its time")
+        print(f"{mode}: the sparse fetch moved {part[3] / full[3]:.0%} of the full clone's bytes "
+              f"in {part[2] / full[2]:.0%} of its time")
     return 0
 
 

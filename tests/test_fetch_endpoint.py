@@ -37,7 +37,7 @@ def allow_fetch() -> bool:
 
 
 @pytest.fixture
-def jp_server_config(allow_fetch: bool) -> dict[str, Any]:  # noqa: F811
+def jp_server_config(allow_fetch: bool) -> dict[str, Any]:
     """Enable our extension with the test's allow_fetch."""
     return {
         "ServerApp": {"jpserver_extensions": {"jupyterlab_junobench": True}},

@@ -148,6 +148,9 @@ def test_a_fetch_killed_while_transferring_resumes(source: dict[str, Any], tmp_p
         (["../JunoBench"], "is not a case name"),
         (["sklearn_1/../../x"], "is not a case name"),
         ([".git"], "is not a case name"),
+        (["x" * 256], "is not a case name"),
+        # The one rule (jupyterlab_junobench.names): 200 characters is a name, just not one the source has.
+        (["x" * 200], "has no case folder"),
     ],
 )
 def test_bad_case_names_are_refused_before_anything_is_written(

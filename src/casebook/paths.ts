@@ -9,7 +9,7 @@
 
 /**
  * Whether a case name is safe to use as a folder or file name: only letters,
- * digits, `_`, `.` and `-`, and no `..`.
+ * digits, `_`, `.` and `-`, no `..` and no leading `.`.
  */
 export function isSafeName(name: string): boolean {
   return nameProblem(name) === null;
@@ -46,6 +46,10 @@ export function nameProblem(name: string): string | null {
   }
   if (name.includes('..')) {
     return 'contains ".."';
+  }
+  if (name.startsWith('.')) {
+    // The loader skips hidden folders: such a case could never be found.
+    return 'starts with "."';
   }
   const bad = [...name].find(char => !Private.SAFE_CHAR.test(char));
   if (bad !== undefined) {

@@ -164,7 +164,7 @@ describe('junobench fetch', () => {
     const dest = path.join(work, 'empty-dest');
     mkdirSync(dest);
     await expect(fetchDataset({ dest, source: url })).rejects.toThrow(
-      /is not a JunoBench layout: no benchmark_desc\.xlsx at the root of the clone or under JunoBench\/.*removed/
+      /is not a JunoBench layout: no benchmark_desc\.xlsx at its root or under JunoBench\/.*removed/
     );
     // It existed empty before: it is left empty, not deleted.
     expect(readdirSync(dest)).toEqual([]);

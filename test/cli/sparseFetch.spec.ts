@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
+import { nameProblem } from '../../src/casebook/paths';
 import { loadLocalCasebook } from '../../src/cli/verify';
 import { selectCases } from '../../src/cli/fetch';
 import type { ICaseSelectors } from '../../src/cli/fetch';
@@ -41,6 +42,32 @@ function none(): ICaseSelectors {
     notebookSpecific: false
   };
 }
+
+describe('one case-name rule', () => {
+  it('the Python fetcher and authoring writer (jupyterlab_junobench.names) agree with nameProblem', () => {
+    // writer.spec.ts compares the common names; these are where the fetcher's old rule differed.
+    const names = [
+      '.git',
+      '.hidden',
+      '_x',
+      '-x',
+      'x'.repeat(128),
+      'x'.repeat(129),
+      'x'.repeat(200)
+    ];
+    const python = execFileSync(
+      PYTHON,
+      [
+        '-c',
+        'import json, sys\nfrom jupyterlab_junobench.names import name_problem\nprint(json.dumps([name_problem(n) for n in json.load(sys.stdin)]))'
+      ],
+      { input: JSON.stringify(names), encoding: 'utf8' }
+    );
+    expect(JSON.parse(python)).toEqual(names.map(n => nameProblem(n)));
+    expect(nameProblem('.git')).toBe('starts with "."');
+    expect(nameProblem('x'.repeat(200))).toBeNull();
+  });
+});
 
 describe('selectCases on the demo descriptor', () => {
   let cases: Awaited<ReturnType<typeof loadLocalCasebook>>['cases'];
