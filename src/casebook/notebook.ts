@@ -55,7 +55,10 @@ export function formatBytes(bytes: number, __: Translate = english): string {
   if (bytes < 1024 * 1024) {
     return __('%1 KB', (bytes / 1024).toFixed(1));
   }
-  return __('%1 MB', (bytes / (1024 * 1024)).toFixed(1));
+  if (bytes < 1024 * 1024 * 1024) {
+    return __('%1 MB', (bytes / (1024 * 1024)).toFixed(1));
+  }
+  return __('%1 GB', (bytes / (1024 * 1024 * 1024)).toFixed(1));
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import * as nbformat from '@jupyterlab/nbformat';
 
+import { formatBytes } from '../casebook/notebook';
 import { english } from '../i18n';
 import type { Translate } from '../i18n';
 import type { INbOutput } from './types';
@@ -139,22 +140,9 @@ export function sizeOf(value: unknown): number {
 }
 
 /**
- * A size for people: "12 kB", "49.6 MB" (1 character counted as 1 byte),
- * its unit translated by `__`.
- */
-export function formatSize(chars: number, __: Translate = english): string {
-  if (chars >= 1_000_000) {
-    return __('%1 MB', (chars / 1_000_000).toFixed(1));
-  }
-  if (chars >= 1_000) {
-    return __('%1 kB', Math.round(chars / 1_000));
-  }
-  return __('%1 B', chars);
-}
-
-/**
  * The stderr line that ends a truncated cell output, e.g. `[output truncated
- * by JunoBench: 49.0 MB not shown]` (worded by `__`).
+ * by JunoBench: 46.7 MB not shown]` (worded by `__`; the size by
+ * `formatBytes`, one character counted as one byte).
  */
 export function truncationNote(
   dropped: number,
@@ -163,6 +151,6 @@ export function truncationNote(
   return {
     output_type: 'stream',
     name: 'stderr',
-    text: `\n${__('[output truncated by JunoBench: %1 not shown]', formatSize(dropped, __))}\n`
+    text: `\n${__('[output truncated by JunoBench: %1 not shown]', formatBytes(dropped, __))}\n`
   };
 }

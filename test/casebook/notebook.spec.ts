@@ -247,7 +247,8 @@ describe('size limit', () => {
     [0, '0 bytes'],
     [1023, '1023 bytes'],
     [1536, '1.5 KB'],
-    [3 * 1024 * 1024, '3.0 MB']
+    [3 * 1024 * 1024, '3.0 MB'],
+    [2048 * 1024 * 1024, '2.0 GB']
   ])('formats %p bytes as %p', (bytes, text) => {
     expect(formatBytes(bytes)).toBe(text);
   });
