@@ -7,6 +7,11 @@ import type { IDocumentManager } from '@jupyterlab/docmanager';
 import type { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import type { ServiceManager } from '@jupyterlab/services';
 
+import { chooseEnvironment, specEnvironment } from '../kernel/environment';
+import type {
+  EnvironmentPreference,
+  IEnvironmentChoice
+} from '../kernel/environment';
 import { WarmKernelPool } from '../kernel/warmPool';
 import type { IWarmKernel } from '../kernel/warmPool';
 import type { ICaseOpener, ICasebookManager } from '../tokens';
@@ -34,8 +39,11 @@ export class CaseOpener implements ICaseOpener {
     options.manager.changed.connect(() => void this.refillWarm());
   }
 
-  /** The kernel working copies open with ('' = the junobench kernel when installed, else the notebook's). */
+  /** The kernel working copies open with ('' = the kernel of the environment `environment` chooses). */
   kernelName = '';
+
+  /** The environment working copies open in when `kernelName` is empty. */
+  environment: EnvironmentPreference = 'auto';
 
   /** Whether a kernel is kept warm for the next case. */
   warmKernel = true;
@@ -125,7 +133,7 @@ export class CaseOpener implements ICaseOpener {
     await this.ready.catch(() => undefined);
     const book = this._options.manager.casebook;
     const name = await this._warmName();
-    if (!this.warmKernel) {
+    if (!this.warmKernel || !name) {
       await this._pool.drain();
     } else if (this._warmWanted && book && name) {
       await this._pool.fill(name, WARM_FOLDER);
@@ -142,16 +150,26 @@ export class CaseOpener implements ICaseOpener {
     if (this.kernelName) {
       return this.kernelName;
     }
-    const specs = this._options.services.kernelspecs;
-    await specs.ready;
-    return 'junobench' in (specs.specs?.kernelspecs ?? {})
-      ? 'junobench'
-      : undefined;
+    return (await this.environmentChoice()).kernel;
   }
 
+  /** The environment the `environment` setting gives among the server's kernelspecs. */
+  async environmentChoice(): Promise<IEnvironmentChoice> {
+    const specs = this._options.services.kernelspecs;
+    await specs.ready;
+    return chooseEnvironment(specs.specs, this.environment);
+  }
+
+  /**
+   * The kernelspec to keep warm, or undefined for none: a container kernel
+   * mounts the folders of the session it starts for, so one started in the
+   * server root could not serve a case.
+   */
   private async _warmName(): Promise<string | undefined> {
-    const name = await this.kernelFor();
-    return name ?? this._options.services.kernelspecs.specs?.default;
+    const specs = this._options.services.kernelspecs;
+    const name = (await this.kernelFor()) ?? specs.specs?.default;
+    const spec = name ? specs.specs?.kernelspecs[name] : undefined;
+    return spec && specEnvironment(spec) === 'container' ? undefined : name;
   }
 
   /**
@@ -163,14 +181,18 @@ export class CaseOpener implements ICaseOpener {
     const { docManager, services } = this._options;
     const kernel = await this.kernelFor();
     let warm: IWarmKernel | null = null;
-    if (
-      this.warmKernel &&
-      this._pool.current &&
+    const unopened =
       !docManager.findWidget(path, 'Notebook') &&
-      !Array.from(services.sessions.running()).some(s => s.path === path)
-    ) {
+      !Array.from(services.sessions.running()).some(s => s.path === path);
+    if (this.warmKernel && this._pool.current && unopened) {
       const wanted = kernel ?? (await Private.notebookKernel(services, path));
       warm = wanted ? await this._pool.take(wanted, WARM_FOLDER) : null;
+    }
+    if (!warm && kernel && unopened) {
+      // A notebook's own kernelspec wins over the kernel asked for when it
+      // opens: start the copy's session in the chosen kernel first, which
+      // the notebook then joins.
+      await Private.startSession(services, path, kernel);
     }
     const widget = docManager.openOrReveal(
       path,
@@ -235,6 +257,29 @@ export namespace CaseOpener {
  * Non-exported helpers.
  */
 namespace Private {
+  /**
+   * Start a notebook session for a path in a kernelspec (its folder becomes
+   * the kernel's working directory); a failure is left to the notebook's
+   * own start, which then reports it.
+   */
+  export async function startSession(
+    services: ServiceManager.IManager,
+    path: string,
+    kernel: string
+  ): Promise<void> {
+    try {
+      const session = await services.sessions.startNew({
+        path,
+        type: 'notebook',
+        name: path.split('/').pop() ?? path,
+        kernel: { name: kernel }
+      });
+      session.dispose();
+    } catch {
+      // The notebook starts its own kernel.
+    }
+  }
+
   /**
    * The kernelspec name a notebook asks for in its metadata, or undefined.
    */

@@ -17,6 +17,7 @@ import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 import type { ReadonlyPartialJSONObject } from '@lumino/coreutils';
 
+import { isEnvironmentPreference } from '../kernel/environment';
 import { MemoryReferenceCache } from '../kernel/repairCheck';
 import { diagnosisChoices } from '../repair/selfDiagnosis';
 import { DEFAULT_WORKSPACE_FOLDER, Workspace } from '../model/workspace';
@@ -329,6 +330,10 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
         const apply = () => {
           opener.kernelName =
             (settings.get('kernelName').composite as string) ?? '';
+          const environment = settings.get('environment').composite;
+          opener.environment = isEnvironmentPreference(environment)
+            ? environment
+            : 'auto';
           opener.warmKernel =
             (settings.get('warmKernel').composite as boolean) ?? true;
           copies.timeoutMs =

@@ -19,10 +19,10 @@ import type { Message } from '@lumino/messaging';
 import { Panel, Widget } from '@lumino/widgets';
 
 import { cellName } from '../i18n';
-import type { IDrift } from '../kernel/drift';
 import { renderExplanation } from '../state/timeline';
 import type { CheckController, ICheckState } from '../model/checkController';
 import { DiagnosisForm } from './diagnosisForm';
+import { environmentLine } from './environmentLine';
 import type { IReplayState, ReplayController } from '../model/replayController';
 
 /**
@@ -348,43 +348,14 @@ export class CaseHeader extends Panel {
         : '';
       line.hidden = !error;
       line.dataset.differences = '';
+      line.dataset.environment = '';
       return;
     }
-    const describe = (d: IDrift): string =>
-      d.found === null
-        ? trans.__('%1 not installed (pinned %2)', d.module, d.expected)
-        : d.substitute
-          ? trans.__(
-              '%1 %2 (pinned %3, local substitute)',
-              d.module,
-              d.found,
-              d.expected
-            )
-          : trans.__('%1 %2 (pinned %3)', d.module, d.found, d.expected);
-    const n = report.differences.length;
-    let text =
-      n === 0
-        ? trans.__(
-            'Environment: all %1 pinned libraries match the benchmark.',
-            report.checked
-          )
-        : trans._n(
-            'Environment: %1 library differs from the benchmark pins: %2.',
-            'Environment: %1 libraries differ from the benchmark pins: %2.',
-            n,
-            report.differences.map(describe).join(', ')
-          );
-    if (report.python) {
-      text += ' ';
-      text += trans.__(
-        'Python %1 (benchmark: %2).',
-        report.python.found ?? '',
-        report.python.expected
-      );
-    }
+    const text = environmentLine(report, trans);
     line.textContent = text;
     line.title = `${text}\n${trans.__('Kernel environment: %1', report.prefix)}`;
-    line.dataset.differences = String(n);
+    line.dataset.differences = String(report.differences.length);
+    line.dataset.environment = report.environment;
     line.hidden = false;
     this._fitToContent();
   }
