@@ -25,6 +25,14 @@ command -v jlpm >/dev/null 2>&1 || fail "jlpm not found: install JupyterLab (pip
 command -v jupyter >/dev/null 2>&1 || fail "jupyter not found: install JupyterLab (pip install jupyterlab) first."
 python3 -c 'import jupyterlab.galata' 2>/dev/null || fail "this Python has no jupyterlab.galata (JupyterLab >= 4 is needed)."
 
+# The container kernelspec scripts/test.sh installs (python -m jupyterlab_junobench.kernel
+# install --container --kernel-prefix $ROOT/.container-kernel), for tests/container.spec.ts;
+# without it that spec skips (or fails when JUNOBENCH_CONTAINER_REQUIRED=1).
+if [ -d "$ROOT/.container-kernel/share/jupyter" ]; then
+  export JUPYTER_PATH="$ROOT/.container-kernel/share/jupyter${JUPYTER_PATH:+:$JUPYTER_PATH}"
+  echo "ui-tests: kernelspecs from $ROOT/.container-kernel/share/jupyter"
+fi
+
 cd "$UI"
 # ui-tests is a yarn project of its own; yarn 3 needs a lockfile to see that.
 [ -f yarn.lock ] || touch yarn.lock

@@ -3,6 +3,7 @@
 Never use this configuration outside tests: it disables every security protection.
 """
 
+import json
 import os
 from pathlib import Path
 from tempfile import mkdtemp
@@ -30,6 +31,20 @@ c.LabApp.check_for_updates_class = "jupyterlab.NeverCheckForUpdate"
 _demo = Path(__file__).resolve().parent.parent / "demo" / "casebook"
 if (_demo / "benchmark_desc.xlsx").is_file():
     c.JunobenchExtension.demo_source = str(_demo)
+
+# The specs run in the server's own Python, as before the container existed: a
+# container kernel per case would slow every spec down. Only container.spec.ts
+# asks for the container (through its own mocked settings). A default setting
+# override in a labconfig folder of our own, seen by the settings API at each
+# request through JUPYTER_CONFIG_PATH.
+_labconfig = Path(mkdtemp(prefix="junobench-ui-tests-config-"))
+(_labconfig / "labconfig").mkdir()
+(_labconfig / "labconfig" / "default_setting_overrides.json").write_text(
+    json.dumps({"jupyterlab-junobench:replay": {"environment": "server"}}), encoding="utf-8"
+)
+os.environ["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
+    p for p in (str(_labconfig), os.environ.get("JUPYTER_CONFIG_PATH", "")) if p
+)
 
 # The browser benchmark runs once with TCP_NODELAY on (default) and once off.
 if os.environ.get("JUNOBENCH_TCP_NODELAY") == "0":

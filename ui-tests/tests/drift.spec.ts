@@ -19,9 +19,12 @@ test('the replay bar lists the kernel versions that differ from the benchmark pi
 
   // As soon as the case's kernel is up, without a replay.
   await expect(drift).toBeVisible({ timeout: SLOW });
+  // Where the kernel runs first: the test server's settings ask for the
+  // server's Python (container.spec.ts covers the container).
   await expect(drift).toHaveText(
-    /^Environment: (all \d+ pinned libraries match the benchmark\.|\d+ librar(y differs|ies differ) from the benchmark pins: .+\.)( Python \S+ \(benchmark: 3\.10\)\.)?$/
+    /^Environment: in the server's Python; (all \d+ pinned libraries match the benchmark|\d+ librar(y differs|ies differ) from the benchmark pins: .+)\.( Python \S+ \(benchmark: 3\.10\)\.)?$/
   );
+  await expect(drift).toHaveAttribute('data-environment', 'server');
   // The test server's Python environment is not the benchmark's: the deep
   // learning libraries at least are absent or at other versions.
   await expect(drift).toContainText('(pinned ');
