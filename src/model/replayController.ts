@@ -485,6 +485,16 @@ export class ReplayController {
       if (widget && result.status === 'crashed') {
         widget.addClass('jp-Junobench-crashCell');
         crashLine = failed.error?.line ?? null;
+        // A line the cell does not have (a traceback from elsewhere) marks nothing.
+        if (
+          crashLine !== null &&
+          !(
+            crashLine >= 1 &&
+            crashLine <= widget.model.sharedModel.getSource().split('\n').length
+          )
+        ) {
+          crashLine = null;
+        }
         if (crashLine !== null) {
           crashLineText =
             widget.model.sharedModel.getSource().split('\n')[crashLine - 1] ??

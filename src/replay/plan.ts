@@ -403,8 +403,9 @@ namespace Private {
       if (m) {
         const stated = m.slice(1).find(g => g !== undefined);
         const named = CELL_LINE.exec(line);
-        const n = stated ?? (named ? named[1] : undefined);
-        return { line: n === undefined ? null : Number(n) };
+        const n = Number(stated ?? (named ? named[1] : undefined));
+        // IPython 7.34 names the cell's frame `<cell line: 0>`: no line.
+        return { line: n >= 1 ? n : null };
       }
     }
     return null;

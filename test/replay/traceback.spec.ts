@@ -44,6 +44,17 @@ namespace Tracebacks {
     '\u001b[0;31mValueError\u001b[0m: The feature names should match those that were passed during fit.'
   ];
 
+  /**
+   * IPython 7.34 with ipykernel 6 (the benchmark container): the cell's frame is
+   * named `<cell line: 0>`, which is no line; the arrow says 4.
+   */
+  export const cellLineZero = [
+    RULE,
+    '\u001b[0;31mValueError\u001b[0m                                Traceback (most recent call last)',
+    '\u001b[0;32m/tmp/ipykernel_7/2863129371.py\u001b[0m in \u001b[0;36m<cell line: 0>\u001b[0;34m()\u001b[0m\n\u001b[1;32m      2\u001b[0m \u001b[0mmu\u001b[0m \u001b[0;34m=\u001b[0m \u001b[0mdata\u001b[0m\u001b[0;34m.\u001b[0m\u001b[0mmean\u001b[0m\u001b[0;34m(\u001b[0m\u001b[0maxis\u001b[0m\u001b[0;34m=\u001b[0m\u001b[0;36m1\u001b[0m\u001b[0;34m)\u001b[0m\n\u001b[1;32m      3\u001b[0m \u001b[0msigma\u001b[0m \u001b[0;34m=\u001b[0m \u001b[0mdata\u001b[0m\u001b[0;34m.\u001b[0m\u001b[0mstd\u001b[0m\u001b[0;34m(\u001b[0m\u001b[0maxis\u001b[0m\u001b[0;34m=\u001b[0m\u001b[0;36m1\u001b[0m\u001b[0;34m)\u001b[0m\n\u001b[0;32m----> 4\u001b[0;31m \u001b[0mZ\u001b[0m \u001b[0;34m=\u001b[0m \u001b[0;34m(\u001b[0m\u001b[0mdata\u001b[0m \u001b[0;34m-\u001b[0m \u001b[0mmu\u001b[0m\u001b[0;34m)\u001b[0m \u001b[0;34m/\u001b[0m \u001b[0msigma\u001b[0m\u001b[0;34m\u001b[0m\u001b[0;34m\u001b[0m\u001b[0m\n\u001b[0m\u001b[1;32m      5\u001b[0m \u001b[0mZ\u001b[0m\u001b[0;34m[\u001b[0m\u001b[0;34m:\u001b[0m\u001b[0;36m5\u001b[0m\u001b[0;34m]\u001b[0m\n',
+    '\u001b[0;31mValueError\u001b[0m: operands could not be broadcast together with shapes (150,4) (150,) '
+  ];
+
   /** IPython 8.0–8.4: `Input In [5], in <cell line: 3>()`. */
   export const inputIn = [
     RULE,
@@ -129,6 +140,11 @@ describe('crashLineFromTraceback', () => {
       5
     ],
     ['`<cell line: 4>()` with the arrow cut off', Tracebacks.cellLine, 4],
+    [
+      '`<cell line: 0>()` (IPython 7.34): the arrow',
+      Tracebacks.cellLineZero,
+      4
+    ],
     ['`Input In [5], in <cell line: 3>()`', Tracebacks.inputIn, 3],
     ['`<ipython-input-…> in <module>` arrow', Tracebacks.ipythonInputModule, 2],
     [
