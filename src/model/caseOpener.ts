@@ -179,7 +179,17 @@ export class CaseOpener implements ICaseOpener {
    */
   private async _openCopy(path: string): Promise<void> {
     const { docManager, services } = this._options;
-    const kernel = await this.kernelFor();
+    let kernel = await this.kernelFor();
+    if (!kernel) {
+      // The server's Python: a copy that last ran in the container or the
+      // pinned kernel keeps that kernelspec in its metadata, which would win.
+      const own = await Private.notebookKernel(services, path);
+      const specs = services.kernelspecs.specs;
+      const spec = own ? specs?.kernelspecs[own] : undefined;
+      if (spec && specEnvironment(spec) !== 'server' && specs?.default) {
+        kernel = specs.default;
+      }
+    }
     let warm: IWarmKernel | null = null;
     const unopened =
       !docManager.findWidget(path, 'Notebook') &&
