@@ -258,26 +258,16 @@ class BuildResult:
 
 def probe_image(engine: Engine, image: str) -> dict[str, Any]:
     """Python version and installed versions of the pinned distributions inside the image."""
-    from .kernel import pins_for
+    from .kernel import pins_for, probe_code
 
-    pins = pins_for(load_pins(), minimal=False)
-    names = sorted({d for p in pins for d in p.distributions} | {"ipykernel"})
-    code = (
-        "import json, sys, importlib.metadata as md\n"
-        "def v(n):\n"
-        "    try:\n"
-        "        return md.version(n)\n"
-        "    except Exception:\n"
-        "        return None\n"
-        f"print(json.dumps({{'python': sys.version.split()[0], 'versions': {{n: v(n) for n in {names!r}}}}}))\n"
-    )
+    code = probe_code(pins_for(load_pins(), minimal=False))
     out = engine.run(["run", "--rm", "--network", "none", image, IMAGE_PYTHON, "-c", code], timeout=300)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def benchmark_differences(found: dict[str, Any], base: str, pins: dict[str, Any]) -> list[str]:
     """Lines saying how an image differs from the JunoBench container (base, Python, each library)."""
-    from .kernel import pins_for
+    from .kernel import installed_version, pins_for
 
     lines: list[str] = []
     if base != UPSTREAM_BASE:
@@ -287,7 +277,7 @@ def benchmark_differences(found: dict[str, Any], base: str, pins: dict[str, Any]
         lines.append(f"Python {found.get('python')} (the benchmark's is {pinned_python})")
     versions = found.get("versions", {})
     for p in pins_for(pins, minimal=False):
-        version = next((versions.get(d) for d in p.distributions if versions.get(d)), None)
+        version = installed_version(versions, p)
         if version is None:
             lines.append(f"{p.name}: not installed (pinned {p.pinned})")
         elif version.split("+")[0] != p.pinned:

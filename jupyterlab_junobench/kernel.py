@@ -238,10 +238,10 @@ def register_kernelspec(py: Path, prefix: Path, args: argparse.Namespace, minima
     return spec_dir
 
 
-def probe(py: Path, pins: list[Pin]) -> dict[str, Any]:
-    """Python version, prefix and installed versions of the pinned distributions in ``py``."""
+def probe_code(pins: list[Pin]) -> str:
+    """Python that prints the interpreter's version, prefix and the pinned distributions' versions as JSON."""
     names = sorted({d for p in pins for d in p.distributions} | {"ipykernel"})
-    code = (
+    return (
         "import json, sys, importlib.metadata as md\n"
         "def v(n):\n"
         "    try:\n"
@@ -251,17 +251,26 @@ def probe(py: Path, pins: list[Pin]) -> dict[str, Any]:
         f"print(json.dumps({{'python': sys.version.split()[0], 'prefix': sys.prefix,"
         f" 'versions': {{n: v(n) for n in {names!r}}}}}))\n"
     )
-    out = subprocess.run([str(py), "-c", code], capture_output=True, text=True)
+
+
+def probe(py: Path, pins: list[Pin]) -> dict[str, Any]:
+    """Python version, prefix and installed versions of the pinned distributions in ``py``."""
+    out = subprocess.run([str(py), "-c", probe_code(pins)], capture_output=True, text=True)
     if out.returncode != 0:
         raise KernelEnvError(f"{py} could not report its versions: {out.stderr.strip()}")
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def installed_version(versions: dict[str, str | None], pin: Pin) -> str | None:
+    """The first installed version among a pin's distributions, or None."""
+    return next((versions.get(d) for d in pin.distributions if versions.get(d)), None)
 
 
 def differences(found: dict[str, Any], pins: list[Pin]) -> list[str]:
     """Lines for the libraries whose installed version is not the local pin."""
     out = []
     for p in pins:
-        version = next((found["versions"].get(d) for d in p.distributions if found["versions"].get(d)), None)
+        version = installed_version(found["versions"], p)
         if p.local_version is None:
             continue
         if version is None:
@@ -287,7 +296,8 @@ def install_container(args: argparse.Namespace) -> int:
         )
     except container.ContainerError as e:
         raise KernelEnvError(str(e)) from None
-    print(f"Registered the kernelspec {args.name or container.KERNEL_NAME!r} ({args.display_name or container.DISPLAY_NAME}) in {where}")
+    name = args.name or container.KERNEL_NAME
+    print(f"Registered the kernelspec {name!r} ({args.display_name or container.DISPLAY_NAME}) in {where}")
     print(f"Its kernels run in the image {args.container} on {engine.name}.")
     return 0
 
@@ -386,7 +396,9 @@ def parser() -> argparse.ArgumentParser:
         help="register a kernel inside the JunoBench image instead (default image: junobench:latest, made by "
         "python -m jupyterlab_junobench.container build); no environment is built",
     )
-    inst.add_argument("--engine", choices=["podman", "docker"], help="with --container: the engine (default: podman, else docker)")
+    inst.add_argument(
+        "--engine", choices=["podman", "docker"], help="with --container: the engine (default: podman, else docker)"
+    )
     inst.add_argument(
         "--name", default=None, help=f"kernelspec name (default: {KERNEL_NAME}, or junobench-container with --container)"
     )
