@@ -16,7 +16,7 @@ import { startServer } from '../../src/cli/server';
 import type { IServerHandle } from '../../src/cli/server';
 import { loadLocalCasebook } from '../../src/cli/verify';
 import { demoNotebook } from '../replay/notebooks';
-import { startServerWithKernelspecs } from './kernelspecs';
+import { pythonKernelspec, startServerWithKernelspecs } from './kernelspecs';
 
 jest.setTimeout(240000);
 
@@ -33,46 +33,18 @@ describe('the kernel a check uses', () => {
   beforeAll(async () => {
     ({ server: withPins, stop: stopWithPins } =
       await startServerWithKernelspecs(ROOT, {
-        junobench: {
-          argv: [
-            'python',
-            '-m',
-            'ipykernel_launcher',
-            '-f',
-            '{connection_file}'
-          ],
-          display_name: 'JunoBench (benchmark pins)',
-          language: 'python'
-        }
+        junobench: pythonKernelspec('JunoBench (benchmark pins)')
       }));
     plain = await startServer({ rootDir: ROOT });
     // A stand-in for the container kernelspec: this Python, marked as the
     // container the way `install --container` marks it.
     ({ server: withContainer, stop: stopWithContainer } =
       await startServerWithKernelspecs(ROOT, {
-        junobench: {
-          argv: [
-            'python',
-            '-m',
-            'ipykernel_launcher',
-            '-f',
-            '{connection_file}'
-          ],
-          display_name: 'JunoBench (benchmark pins)',
-          language: 'python',
+        junobench: pythonKernelspec('JunoBench (benchmark pins)', {
           env: { JUNOBENCH_ENVIRONMENT: 'pinned' },
           metadata: { junobench: { environment: 'pinned' } }
-        },
-        'junobench-container': {
-          argv: [
-            'python',
-            '-m',
-            'ipykernel_launcher',
-            '-f',
-            '{connection_file}'
-          ],
-          display_name: 'JunoBench (container)',
-          language: 'python',
+        }),
+        'junobench-container': pythonKernelspec('JunoBench (container)', {
           env: {
             JUNOBENCH_ENVIRONMENT: 'container',
             JUNOBENCH_IMAGE: 'junobench:latest@f041856032d3'
@@ -84,7 +56,7 @@ describe('the kernel a check uses', () => {
               image_id: 'f041856032d3'
             }
           }
-        }
+        })
       }));
   });
 

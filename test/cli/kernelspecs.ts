@@ -10,6 +10,23 @@ import { startServer } from '../../src/cli/server';
 import type { IServerHandle } from '../../src/cli/server';
 
 /**
+ * A stand-in kernelspec: this Python's ipykernel (the server puts its own
+ * interpreter for `python`), with the given display name and any other
+ * `kernel.json` fields (`env`, `metadata`, ...).
+ */
+export function pythonKernelspec(
+  displayName: string,
+  fields: Record<string, unknown> = {}
+): Record<string, unknown> {
+  return {
+    argv: ['python', '-m', 'ipykernel_launcher', '-f', '{connection_file}'],
+    display_name: displayName,
+    language: 'python',
+    ...fields
+  };
+}
+
+/**
  * Start a server at `rootDir` whose kernelspecs include `specs` (name to
  * `kernel.json` content); `stop` stops it and removes the kernelspecs.
  */
