@@ -4,15 +4,9 @@
  */
 import { expect, test } from '@jupyterlab/galata';
 
-import { openDemoCase, openFilters, SLOW } from './junobench';
+import { NUMPY_1, openDemoCase, openFilters, SLOW } from './junobench';
 
-const CASE = 'numpy_1';
-/** Index (among all cells) of numpy_1's crashing cell. */
-const TARGET = 4;
-const BROKEN =
-  '# z-score every feature\nmu = data.mean(axis=1)\nsigma = data.std(axis=1)\nZ = (data - mu) / sigma\nZ[:5].round(3)';
-const FIXED =
-  '# z-score every feature\nmu = data.mean(axis=0)\nsigma = data.std(axis=0)\nZ = (data - mu) / sigma\nZ[:5].round(3)';
+const { name: CASE, target: TARGET, broken: BROKEN, fixed: FIXED } = NUMPY_1;
 
 test('a wrong fix fails the check, a correct one passes', async ({ page }) => {
   const { panel, checkBar } = await openDemoCase(page, CASE);

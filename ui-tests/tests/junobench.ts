@@ -11,6 +11,19 @@ import type { APIRequestContext, Locator } from '@playwright/test';
 /** Id of the JunoBench side panel (and of its left sidebar tab). */
 export const PANEL_ID = 'jp-junobench-panel';
 
+/**
+ * numpy_1's crashing cell (index among all cells) as the case has it, and a
+ * correct repair of it: the specs that check a repair share them.
+ */
+export const NUMPY_1 = {
+  name: 'numpy_1',
+  target: 4,
+  broken:
+    '# z-score every feature\nmu = data.mean(axis=1)\nsigma = data.std(axis=1)\nZ = (data - mu) / sigma\nZ[:5].round(3)',
+  fixed:
+    '# z-score every feature\nmu = data.mean(axis=0)\nsigma = data.std(axis=0)\nZ = (data - mu) / sigma\nZ[:5].round(3)'
+};
+
 /** Generous wait for anything that needs the casebook loaded or a kernel. */
 export const SLOW = 120_000;
 
