@@ -3,7 +3,7 @@
 # JunoBench panel open on the bundled demo casebook.
 #
 # Cases open in the benchmark environment: the minimal pinned `junobench`
-# kernel (installed on the first start, about 25 s; reused afterwards).
+# kernel (installed on the first start, 22 to 45 s; reused afterwards).
 #   scripts/start.sh --container   also builds the JunoBench container image
 #                                  (podman or docker; offline from Debian's
 #                                  packages where no image registry is reached)

@@ -97,7 +97,7 @@ else
   echo "no podman or docker here: the container steps and tests are skipped"
 fi
 step "jest (unit and kernel tests)" jlpm jest --ci
-step "pytest (server extension, demo casebook)" python -m pytest tests -q -p no:cacheprovider
+step "pytest (server extension, demo casebook)" python -m pytest tests -q -rs -p no:cacheprovider
 step "junobench verify (demo casebook)" node bin/junobench.js verify demo/casebook --jobs 2 --json junobench-verify-demo.json
 if [ "$have_engine" = "1" ]; then
   step "junobench verify (demo casebook, container kernel)" env JUPYTER_PATH="$PWD/.container-kernel/share/jupyter${JUPYTER_PATH:+:$JUPYTER_PATH}" \
