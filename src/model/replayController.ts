@@ -1,11 +1,11 @@
 /**
  * Drives the replay of a working copy open in a notebook panel: restarts the
  * kernel, runs the stored plan through the one kernel adapter, and mirrors
- * progress, outputs and the crash into the notebook.
+ * progress, outputs and execution counts into the notebook model; a view
+ * (`CellMarks`) marks the running and crashed cells from its state.
  */
 import { PathExt } from '@jupyterlab/coreutils';
-import type { Cell, ICodeCellModel } from '@jupyterlab/cells';
-import type { CodeMirrorEditor } from '@jupyterlab/codemirror';
+import type { ICellModel, ICodeCellModel } from '@jupyterlab/cells';
 import type { NotebookPanel } from '@jupyterlab/notebook';
 import type { Kernel } from '@jupyterlab/services';
 import type { ISignal } from '@lumino/signaling';
@@ -29,11 +29,6 @@ import { compareCrash } from '../replay/plan';
 import type { IPlanStep, IReplayPlan } from '../replay/types';
 import { buildTimeline, explainCrash } from '../state/timeline';
 import type { IExplanation, ITimeline } from '../state/timeline';
-import {
-  crashLineExtension,
-  hasCrashLineField,
-  setCrashLine
-} from './crashLine';
 import { cellName } from '../i18n';
 import { renderRunStop } from '../kernel/stop';
 
@@ -60,6 +55,8 @@ export interface IReplayState {
   stepStates: StepState[];
   /** The running step. */
   current: number | null;
+  /** Cell number (1-based, document order) of the step running now, or null between steps. */
+  runningCell: number | null;
   /** The last run's result. */
   result: IRunResult | null;
   /** Comparison with the recorded crash (recorded plan only). */
@@ -356,11 +353,6 @@ export class ReplayController {
         (cell as ICodeCellModel).executionCount = null;
       }
     }
-    for (const widget of this._panel.content.widgets) {
-      widget.removeClass('jp-Junobench-crashCell');
-      widget.removeClass('jp-Junobench-runningCell');
-      this._markLine(widget, null);
-    }
   }
 
   private _buildPlan(stored: IStoredStep[]): {
@@ -405,21 +397,16 @@ export class ReplayController {
       return;
     }
     const storedIndex = indexOf[event.index];
-    const widget = this._panel.content.widgets[event.step.cellIndex];
-    const model = widget?.model as ICodeCellModel | undefined;
+    const model = Private.codeCellAt(this._panel, event.step.cellIndex);
     const states = [...this._state.stepStates];
     switch (event.type) {
       case 'step-started':
         states[storedIndex] = 'running';
-        if (widget && model) {
-          model.outputs.clear();
-          widget.addClass('jp-Junobench-runningCell');
-          this._panel.content.activeCellIndex = event.step.cellIndex;
-          void this._panel.content.scrollToCell(widget, 'smart');
-        }
+        model?.outputs.clear();
         this._set({
           stepStates: states,
           current: storedIndex,
+          runningCell: model ? event.step.cellIndex + 1 : null,
           message: this._trans.__(
             'Running step %1 of %2: %3.',
             storedIndex + 1,
@@ -443,13 +430,11 @@ export class ReplayController {
         if (model) {
           model.executionCount = event.executionCount;
         }
-        widget?.removeClass('jp-Junobench-runningCell');
-        this._set({ stepStates: states });
+        this._set({ stepStates: states, runningCell: null });
         break;
       case 'step-error':
         states[storedIndex] = 'error';
-        widget?.removeClass('jp-Junobench-runningCell');
-        this._set({ stepStates: states });
+        this._set({ stepStates: states, runningCell: null });
         break;
     }
   }
@@ -471,8 +456,7 @@ export class ReplayController {
     let crashLine: number | null = null;
     let crashLineText: string | null = null;
     if (failed) {
-      const widget = this._panel.content.widgets[failed.step.cellIndex];
-      const model = widget?.model as ICodeCellModel | undefined;
+      const model = Private.codeCellAt(this._panel, failed.step.cellIndex);
       if (model && failed.executionCount !== null) {
         model.executionCount = failed.executionCount;
       }
@@ -482,27 +466,20 @@ export class ReplayController {
         failed.executionCount,
         trans.__.bind(trans)
       );
-      if (widget && result.status === 'crashed') {
-        widget.addClass('jp-Junobench-crashCell');
+      if (model && result.status === 'crashed') {
+        const lines = model.sharedModel.getSource().split('\n');
         crashLine = failed.error?.line ?? null;
         // A line the cell does not have (a traceback from elsewhere) marks nothing.
         if (
           crashLine !== null &&
-          !(
-            crashLine >= 1 &&
-            crashLine <= widget.model.sharedModel.getSource().split('\n').length
-          )
+          !(crashLine >= 1 && crashLine <= lines.length)
         ) {
           crashLine = null;
         }
         if (crashLine !== null) {
-          crashLineText =
-            widget.model.sharedModel.getSource().split('\n')[crashLine - 1] ??
-            null;
-          this._markLine(widget, crashLine);
+          crashLineText = lines[crashLine - 1] ?? null;
         }
       }
-      widget?.removeClass('jp-Junobench-runningCell');
     }
     let verdict: ReplayVerdict = null;
     let message: string;
@@ -585,6 +562,7 @@ export class ReplayController {
       message,
       stepStates: states,
       current: null,
+      runningCell: null,
       explanation
     });
     this._timelinesChanged.emit(this.timelines);
@@ -690,24 +668,6 @@ export class ReplayController {
     return cwd !== dir && !cwd.endsWith(`/${dir}`);
   }
 
-  private _markLine(widget: Cell, line: number | null): void {
-    const editor = widget.editor as CodeMirrorEditor | null;
-    const view = editor?.editor;
-    if (!editor || !view) {
-      return;
-    }
-    if (!hasCrashLineField(view)) {
-      if (line === null) {
-        return;
-      }
-      editor.injectExtension(crashLineExtension);
-    }
-    view.dispatch({ effects: setCrashLine.of(line) });
-    if (line !== null) {
-      editor.setCursorPosition({ line: line - 1, column: 0 });
-    }
-  }
-
   private _timelines: Record<IReplayPlan['kind'], ITimeline | null> = {
     recorded: null,
     'top-to-bottom': null
@@ -776,6 +736,21 @@ export namespace ReplayController {
 
 namespace Private {
   /**
+   * The code cell at a document index of the panel's notebook, if there is one.
+   */
+  export function codeCellAt(
+    panel: NotebookPanel,
+    index: number
+  ): ICodeCellModel | undefined {
+    const cells = panel.model?.cells;
+    const cell: ICellModel | undefined =
+      cells && index >= 0 && index < cells.length
+        ? cells.get(index)
+        : undefined;
+    return cell?.type === 'code' ? (cell as ICodeCellModel) : undefined;
+  }
+
+  /**
    * The state before a run: every step pending, no result yet.
    */
   export function freshState(
@@ -790,6 +765,7 @@ namespace Private {
       steps,
       stepStates: steps.map((): StepState => 'pending'),
       current: null,
+      runningCell: null,
       result: null,
       verdict: null,
       crashLine: null,

@@ -3,7 +3,8 @@
  * Jupyter server, a real kernel and a real NotebookPanel: a working copy of a
  * demo case is made on the server exactly as "Open" makes it, the replay
  * reproduces the recorded crash in the recorded order, and the check judges
- * the broken notebook and the reference fix.
+ * the broken notebook and the reference fix. The cell marks (a view) follow
+ * the replay's state on the panel's cells.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -22,6 +23,7 @@ import { CheckController } from '../../src/model/checkController';
 import { ReplayController } from '../../src/model/replayController';
 import { makeWorkingCopy } from '../../src/model/workingCopy';
 import type { INotebookJSON } from '../../src/replay/types';
+import { CellMarks } from '../../src/widgets/cellMarks';
 
 jest.setTimeout(180000);
 
@@ -122,18 +124,49 @@ describe('ReplayController and CheckController', () => {
   it('replays NBspecific_1 in the recorded order to its recorded NameError, then top to bottom', async () => {
     const { panel, context } = await openWorkingCopy('NBspecific_1');
     const controller = new ReplayController({ panel, timeoutMs: 60000, trans });
+    // Disposed in `finally`, which the rule reads as a conditional path.
+    // eslint-disable-next-line jupyter/require-disposable-ownership
+    const marks = new CellMarks({ panel, replay: controller });
+    const marked = (name: string) =>
+      panel.content.widgets.flatMap((w, i) =>
+        w.hasClass(`jp-Junobench-${name}`) ? [i + 1] : []
+      );
     const phases: string[] = [];
-    controller.stateChanged.connect((_, s) => phases.push(s.phase));
+    // What the cells show at each state, read after the marks have rendered it.
+    const running: { cell: number | null; marked: number[] }[] = [];
+    const crashedAtStart: number[][] = [];
+    controller.stateChanged.connect((_, s) => {
+      if (s.phase === 'running' && phases[phases.length - 1] !== 'running') {
+        crashedAtStart.push(marked('crashCell'));
+      }
+      phases.push(s.phase);
+      running.push({ cell: s.runningCell, marked: marked('runningCell') });
+    });
     try {
       const result = await controller.replay('recorded');
       expect(result?.status).toBe('crashed');
       expect(controller.state.verdict).toBe('as-recorded');
       expect(controller.state.message).toMatch(/NameError/);
-      // The crashing cell is marked, and only that one.
-      const marked = panel.content.widgets.filter(w =>
-        w.hasClass('jp-Junobench-crashCell')
+      // The crashing cell is marked, and only that one, on its crash line.
+      const crashCell = controller.state.crashCell;
+      expect(crashCell).not.toBeNull();
+      expect(marked('crashCell')).toEqual([crashCell]);
+      expect(controller.state.crashLine).not.toBeNull();
+      const crashed = panel.content.widgets[crashCell! - 1];
+      expect(
+        crashed.node.querySelector('.jp-Junobench-crashLine')
+      ).not.toBeNull();
+      expect(crashed.editor?.getCursorPosition().line).toBe(
+        controller.state.crashLine! - 1
       );
-      expect(marked).toHaveLength(1);
+      // While a step ran, its cell and only its cell had the running mark;
+      // none has it once the run is over.
+      const steps = running.filter(r => r.cell !== null);
+      expect(steps.length).toBeGreaterThan(0);
+      for (const r of running) {
+        expect(r.marked).toEqual(r.cell === null ? [] : [r.cell]);
+      }
+      expect(marked('runningCell')).toEqual([]);
       // The steps ran in the recorded order, one state per step.
       expect(controller.state.kind).toBe('recorded');
       expect(controller.state.stepStates).toContain('error');
@@ -146,7 +179,22 @@ describe('ReplayController and CheckController', () => {
       expect(controller.state.kind).toBe('top-to-bottom');
       expect(top).not.toBeNull();
       expect(controller.isRunning).toBe(false);
+      // The second run started with the first run's crash marks cleared,
+      // line included, and marks only its own crash.
+      expect(crashedAtStart).toEqual([[], []]);
+      expect(marked('crashCell')).toEqual(
+        top?.status === 'crashed' ? [controller.state.crashCell] : []
+      );
+      if (
+        top?.status !== 'crashed' ||
+        controller.state.crashCell !== crashCell
+      ) {
+        expect(
+          crashed.node.querySelector('.jp-Junobench-crashLine')
+        ).toBeNull();
+      }
     } finally {
+      marks.dispose();
       controller.dispose();
       panel.dispose();
       context.dispose();
