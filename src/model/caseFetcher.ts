@@ -5,6 +5,8 @@
  */
 import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
+import type { IDisposable } from '@lumino/disposable';
+import { Poll } from '@lumino/polling';
 import type { ISignal } from '@lumino/signaling';
 import { Signal } from '@lumino/signaling';
 
@@ -35,11 +37,32 @@ export interface IFetchState {
 /**
  * Starts and follows case fetches through `/junobench/fetch-case`.
  */
-export class CaseFetcher {
+export class CaseFetcher implements IDisposable {
   /** Build a fetcher for a server. */
   constructor(options: CaseFetcher.IOptions) {
     this._serverSettings = options.serverSettings;
     this._pollMs = options.pollMs ?? 300;
+  }
+
+  /** Whether the fetcher is disposed. */
+  get isDisposed(): boolean {
+    return this._isDisposed;
+  }
+
+  /**
+   * Stop following every fetch (each resolves as failed; the server's job
+   * goes on) and refuse new ones.
+   */
+  dispose(): void {
+    if (this._isDisposed) {
+      return;
+    }
+    this._isDisposed = true;
+    for (const poll of this._polls) {
+      poll.dispose();
+    }
+    this._polls.clear();
+    Signal.clearData(this);
   }
 
   /** Emitted with a case name and its fetch state on every change. */
@@ -94,6 +117,9 @@ export class CaseFetcher {
     };
     const failed = (error: string) =>
       emit({ state: 'failed', percent: null, detail: '', error });
+    if (this._isDisposed) {
+      return failed(Private.STOPPED);
+    }
     emit({ state: 'running', percent: null, detail: '', error: null });
     const base = this._serverSettings.baseUrl;
     let response: Response;
@@ -116,39 +142,80 @@ export class CaseFetcher {
           : `HTTP ${response.status}`
       );
     }
+    if (this._isDisposed) {
+      return failed(Private.STOPPED);
+    }
     const jobUrl = URLExt.join(base, 'junobench', 'fetch-jobs', started.id);
-    for (;;) {
-      await new Promise(resolve => setTimeout(resolve, this._pollMs));
-      let job: Record<string, unknown>;
-      try {
-        const polled = await ServerConnection.makeRequest(
-          jobUrl,
-          {},
-          this._serverSettings
-        );
-        job = await Private.json(polled);
-        if (!polled.ok) {
-          return failed(
-            typeof job.message === 'string'
-              ? job.message
-              : `HTTP ${polled.status}`
-          );
-        }
-      } catch (reason) {
+    return new Promise<IFetchState>(resolve => {
+      // Asks how the job stands every `pollMs`, one request at a time, until
+      // the job ends or the fetcher is disposed.
+      const poll: Poll = new Poll({
+        auto: false,
+        factory: async () => {
+          const state = await this._ask(jobUrl);
+          if (poll.isDisposed) {
+            return;
+          }
+          emit(state);
+          if (state.state !== 'running') {
+            resolve(state);
+            poll.dispose();
+          }
+        },
+        frequency: { interval: this._pollMs, backoff: false },
+        name: 'jupyterlab-junobench:CaseFetcher#job',
+        // A fetch goes on in a hidden tab, so following it does too.
+        standby: 'never'
+      });
+      poll.disposed.connect(() => {
+        this._polls.delete(poll);
+        resolve({
+          state: 'failed',
+          percent: null,
+          detail: '',
+          error: Private.STOPPED
+        });
+      });
+      this._polls.add(poll);
+      // The job has only just started: the first question waits one interval.
+      void poll.schedule({ interval: this._pollMs, phase: 'started' });
+    });
+  }
+
+  /** How a job stands, from one request; a failed request is a failed state. */
+  private async _ask(jobUrl: string): Promise<IFetchState> {
+    const failed = (error: string): IFetchState => ({
+      state: 'failed',
+      percent: null,
+      detail: '',
+      error
+    });
+    try {
+      const polled = await ServerConnection.makeRequest(
+        jobUrl,
+        {},
+        this._serverSettings
+      );
+      const job = await Private.json(polled);
+      if (!polled.ok) {
         return failed(
-          `the server could not be reached (${(reason as Error).message})`
+          typeof job.message === 'string'
+            ? job.message
+            : `HTTP ${polled.status}`
         );
       }
-      const state = Private.state(job);
-      emit(state);
-      if (state.state !== 'running') {
-        return state;
-      }
+      return Private.state(job);
+    } catch (reason) {
+      return failed(
+        `the server could not be reached (${(reason as Error).message})`
+      );
     }
   }
 
   private _serverSettings: ServerConnection.ISettings;
   private _pollMs: number;
+  private _polls = new Set<Poll>();
+  private _isDisposed = false;
   private _progress = new Signal<this, { name: string; state: IFetchState }>(
     this
   );
@@ -171,6 +238,10 @@ export namespace CaseFetcher {
  * Non-exported helpers.
  */
 namespace Private {
+  /** Why a fetch the fetcher stopped following ends. */
+  export const STOPPED =
+    'stopped following the fetch (it goes on on the server)';
+
   /** Not fetchable, with the reason. */
   export function unavailable(reason: string): IFetchSourceState {
     return { allowed: false, fetchable: false, source: null, reason };

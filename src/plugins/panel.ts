@@ -162,6 +162,8 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
     const fetcher = new CaseFetcher({
       serverSettings: app.serviceManager.serverSettings
     });
+    // Following a fetch ends with the panel that shows it.
+    panel.disposed.connect(() => fetcher.dispose());
     fetcher.progress.connect((_, { name, state }) =>
       panel.setFetchProgress(name, state)
     );
