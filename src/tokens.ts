@@ -3,15 +3,14 @@
  */
 import { Token } from '@lumino/coreutils';
 import type { ISignal } from '@lumino/signaling';
+import type { NotebookPanel } from '@jupyterlab/notebook';
 
 import type { ICase, ICasebook } from './casebook/types';
-import type { CaseStatus, ICaseProgress } from './progress/types';
-import type {
-  DiagnosisQuestion,
-  IPredictionAnswers
-} from './repair/selfDiagnosis';
+import type * as progress from './progress/interfaces';
 import type { RevealPolicy } from './repair/reveal';
 import type { IWorkshop } from './workshop/workshop';
+import type { CheckController } from './model/checkController';
+import type { ReplayController } from './model/replayController';
 
 /**
  * Holds the casebook the practice room works on.
@@ -43,16 +42,6 @@ export const ICasebookManager = new Token<ICasebookManager>(
 export type { CaseStatus } from './progress/types';
 
 /**
- * Provides the status badge of each case (wired up by the repair loop).
- */
-export interface ICaseStatusProvider {
-  /** The status of a case. */
-  statusOf(name: string): CaseStatus;
-  /** Emitted when any status changes. */
-  readonly changed: ISignal<ICaseStatusProvider, void>;
-}
-
-/**
  * Opens cases as working copies and replays them.
  */
 export interface ICaseOpener {
@@ -77,58 +66,15 @@ export const ICaseOpener = new Token<ICaseOpener>(
   'Opens JunoBench cases as working copies and replays them.'
 );
 
+export type { ICaseStatusProvider } from './progress/interfaces';
+
 /**
- * Where the learner's progress on the current casebook is kept.
+ * Where the learner's progress on the current casebook is kept (declared in
+ * `progress/interfaces.ts`, so that the models which record progress do not
+ * import the tokens).
  */
-export interface IProgressTracker extends ICaseStatusProvider {
-  /** Note that a replay of the case crashed. */
-  markCrashed(name: string): Promise<void>;
-  /** Keep a repair attempt. */
-  recordAttempt(
-    name: string,
-    attempt: {
-      passed: boolean;
-      status?: string;
-      exception?: string | null;
-      snapshotPath?: string | null;
-    }
-  ): Promise<void>;
-  /** The progress record of a case, or null before a casebook is loaded. */
-  get(name: string): ICaseProgress | null;
-  /** Record that the learner opened a hint step (once per step). */
-  recordHint(name: string, step: number): Promise<void>;
-  /** Save the learner's prediction of the labels (rejects once the reveal was opened). */
-  recordPrediction(name: string, answers: IPredictionAnswers): Promise<void>;
-  /** Note that the reveal was opened; the first time, the prediction is scored against the labels. */
-  recordReveal(
-    name: string,
-    labels: Pick<ICase, DiagnosisQuestion>
-  ): Promise<void>;
-  /** Add time spent on a case, in milliseconds. */
-  addTime(name: string, ms: number): Promise<void>;
-  /**
-   * How the progress backup file on the server stands: its path, whether a
-   * change is not in it yet, why the last write failed (while it is retried)
-   * and what was wrong with it when read.
-   */
-  readonly backupState: {
-    path: string | null;
-    pending: boolean;
-    error: string | null;
-    problem: string | null;
-  };
-  /** Emitted when `backupState` changes. */
-  readonly backupChanged: ISignal<IProgressTracker, void>;
-  /** Solved, attempted, crashed and not-started counts over some cases. */
-  summary(names: readonly string[]): {
-    total: number;
-    solved: number;
-    attempted: number;
-    crashed: number;
-    notStarted: number;
-    fraction: number;
-  };
-}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface IProgressTracker extends progress.IProgressTracker {}
 
 /** The progress tracker token. */
 export const IProgressTracker = new Token<IProgressTracker>(
@@ -206,4 +152,32 @@ export interface IWorkspaceFolder {
 export const IWorkspaceFolder = new Token<IWorkspaceFolder>(
   'jupyterlab-junobench:IWorkspaceFolder',
   'The server folder of working copies and the progress backup (the Replay setting workspaceFolder).'
+);
+
+/** One open working copy with its replay and check models. */
+export interface IWorkingCopy {
+  /** Its notebook panel. */
+  readonly panel: NotebookPanel;
+  /** The case it is a copy of. */
+  readonly caseName: string;
+  /** Replays it. */
+  readonly replay: ReplayController;
+  /** Checks the learner's repair in it. */
+  readonly check: CheckController;
+}
+
+/** The working copies open in JupyterLab, each with its replay and check models. */
+export interface IWorkingCopies {
+  /** Emitted when a working copy is open and its models are made. */
+  readonly added: ISignal<IWorkingCopies, IWorkingCopy>;
+  /** The per-cell timeout of replays and checks, in ms (0: none). */
+  timeoutMs: number;
+  /** The working copy shown in a notebook panel, or null when it is not one. */
+  get(panel: NotebookPanel): IWorkingCopy | null;
+}
+
+/** The working copies token. */
+export const IWorkingCopies = new Token<IWorkingCopies>(
+  'jupyterlab-junobench:IWorkingCopies',
+  'The open working copies of cases with their replay and check models.'
 );

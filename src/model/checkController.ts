@@ -21,7 +21,7 @@ import { hintLadder, nextHint } from '../repair/hints';
 import type { IHint } from '../repair/hints';
 import type { ICheckVerdict } from '../repair/check';
 import type { INotebookJSON } from '../replay/types';
-import type { IProgressTracker } from '../tokens';
+import type { IProgressTracker } from '../progress/interfaces';
 
 /** What the bar shows of the last check. */
 export interface ICheckState {

@@ -10,7 +10,7 @@ import { Signal } from '@lumino/signaling';
 
 import type { ICase } from '../casebook/types';
 import type { IReferenceCache } from '../kernel/repairCheck';
-import type { IProgressTracker } from '../tokens';
+import type { IProgressTracker } from '../progress/interfaces';
 import { CheckController } from './checkController';
 import { ReplayController } from './replayController';
 import { readWorkingCopyMeta } from './workingCopy';

@@ -12,7 +12,7 @@ import type {
   DiagnosisQuestion,
   IPredictionAnswers
 } from '../repair/selfDiagnosis';
-import type { ICaseStatusProvider } from '../tokens';
+import type { ICaseStatusProvider } from './interfaces';
 import type { ProgressBackup } from './backup';
 import { mergeProgress, sameProgress } from './merge';
 import type { CaseStatus, IAttempt, ICaseProgress } from './types';

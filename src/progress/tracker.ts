@@ -11,7 +11,7 @@ import type {
   DiagnosisQuestion,
   IPredictionAnswers
 } from '../repair/selfDiagnosis';
-import type { IProgressTracker } from '../tokens';
+import type { IProgressTracker } from './interfaces';
 import type { IProgressFile } from './backup';
 import { ProgressBackup } from './backup';
 import { ProgressStore } from './store';
