@@ -5,12 +5,14 @@ import type { JupyterFrontEndPlugin } from '@jupyterlab/application';
 
 import { authoringPlugin } from './plugins/authoring';
 import { casebookPlugin } from './plugins/casebook';
+import { casePanelPlugin } from './plugins/casePanel';
 import { panelPlugin } from './plugins/panel';
 import { progressPlugin } from './plugins/progress';
 import { replayPlugin } from './plugins/replay';
 import { revealPlugin } from './plugins/reveal';
 import { timePlugin } from './plugins/time';
 import { workshopPlugin } from './plugins/workshop';
+import { workingCopiesPlugin } from './plugins/workingCopies';
 import { workspacePlugin } from './plugins/workspace';
 
 export * from './tokens';
@@ -20,7 +22,9 @@ const plugins: JupyterFrontEndPlugin<unknown>[] = [
   workspacePlugin,
   progressPlugin,
   revealPlugin,
+  workingCopiesPlugin,
   replayPlugin,
+  casePanelPlugin,
   panelPlugin,
   timePlugin,
   workshopPlugin,

@@ -20,6 +20,8 @@ export namespace CommandIDs {
   export const interrupt = 'junobench:interrupt-replay';
   /** Show the hidden state of the current working copy's last replays. */
   export const showState = 'junobench:show-state';
+  /** Show the case side panel of the current working copy and focus its first section. */
+  export const showCasePanel = 'junobench:show-case-panel';
   /** Export the learner's progress as JSON. */
   export const exportProgressJSON = 'junobench:export-progress-json';
   /** Export the learner's progress as CSV. */

@@ -18,21 +18,18 @@ import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 import type { ReadonlyPartialJSONObject } from '@lumino/coreutils';
 
 import { isEnvironmentPreference } from '../kernel/environment';
-import { MemoryReferenceCache } from '../kernel/repairCheck';
-import { diagnosisChoices } from '../repair/selfDiagnosis';
 import { DEFAULT_WORKSPACE_FOLDER, Workspace } from '../model/workspace';
 import {
   ICaseOpener,
   ICasebookManager,
-  IProgressTracker,
   IRevealer,
+  IWorkingCopies,
   IWorkspaceFolder
 } from '../tokens';
 import { CaseHeader } from '../widgets/caseHeader';
 import type { CheckController } from '../model/checkController';
 import type { ReplayController } from '../model/replayController';
 import { CaseOpener } from '../model/caseOpener';
-import { WorkingCopies } from '../model/workingCopies';
 import { junobenchIcon } from '../icons';
 import { CommandIDs } from './commands';
 import { TRANSLATION_DOMAIN } from '../i18n';
@@ -49,12 +46,16 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
     'Opens JunoBench cases as working copies and replays them in the recorded order.',
   autoStart: true,
   provides: ICaseOpener,
-  requires: [ICasebookManager, IDocumentManager, INotebookTracker],
+  requires: [
+    ICasebookManager,
+    IDocumentManager,
+    INotebookTracker,
+    IWorkingCopies
+  ],
   optional: [
     ISettingRegistry,
     ITranslator,
     ICommandPalette,
-    IProgressTracker,
     IRevealer,
     IWorkspaceFolder
   ],
@@ -63,10 +64,10 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
     manager: ICasebookManager,
     docManager: IDocumentManager,
     tracker: INotebookTracker,
+    copies: IWorkingCopies,
     registry: ISettingRegistry | null,
     translator: ITranslator | null,
     palette: ICommandPalette | null,
-    progress: IProgressTracker | null,
     revealer: IRevealer | null,
     folder: IWorkspaceFolder | null
   ): ICaseOpener => {
@@ -76,9 +77,6 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
       folder: folder?.folder ?? DEFAULT_WORKSPACE_FOLDER
     });
     folder?.changed.connect((_, value) => (workspace.folder = value));
-    // What each case's reference fix does, learned once per page and environment.
-    const referenceCache = new MemoryReferenceCache();
-
     const opener = new CaseOpener({
       manager,
       docManager,
@@ -92,17 +90,9 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
       void opener.drain({ keepalive: true });
     });
 
-    const copies = new WorkingCopies({
-      sessions: app.serviceManager.sessions,
-      contents: app.serviceManager.contents,
-      caseOf: name => manager.find(name),
-      progress,
-      referenceCache,
-      trans
-    });
-    // Every working copy gets its case header; the controllers are the
-    // registry's, the header only renders them and runs commands.
-    copies.added.connect((_, { panel, caseName, replay, check }) => {
+    // Every working copy gets its case header: a toolbar of commands and one
+    // status line; the case's story is in the case side panel.
+    copies.added.connect((_, { panel, replay, check, caseName }) => {
       panel.addClass('jp-Junobench-workingCopy');
       const header = new CaseHeader({
         replay,
@@ -110,27 +100,15 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
         commands: app.commands,
         trans,
         buttons: Private.headerButtons(panel.id, caseName, trans),
-        diagnosis: progress
-          ? {
-              choices: () => diagnosisChoices(manager.casebook?.cases ?? []),
-              progress: () => progress.get(caseName),
-              save: answers => progress.recordPrediction(caseName, answers),
-              trans
-            }
-          : undefined
+        showCrash: () => Private.showCrash(panel, replay.state.crashCell)
       });
       panel.contentHeader.addWidget(header);
-      const refresh = () => {
-        header.update();
-        Private.notify(app, HEADER_COMMANDS);
-      };
+      const refresh = () => Private.notify(app, HEADER_COMMANDS);
       revealer?.changed.connect(refresh);
       panel.disposed.connect(() => revealer?.changed.disconnect(refresh));
-      check.stateChanged.connect(() => Private.notify(app, HEADER_COMMANDS));
-      replay.stateChanged.connect(() => Private.notify(app, HEADER_COMMANDS));
+      check.stateChanged.connect(refresh);
+      replay.stateChanged.connect(refresh);
     });
-    tracker.widgetAdded.connect((_, panel) => copies.track(panel));
-    tracker.forEach(panel => copies.track(panel));
 
     // Commands act on the working copy named by `id` (the case header's
     // buttons), else on the current one (palette, shortcuts).
@@ -417,15 +395,23 @@ namespace Private {
         name: 'give-up',
         command: CommandIDs.giveUp,
         args: named,
-        label: trans.__('Give up and reveal')
-      },
-      {
-        name: 'state',
-        command: CommandIDs.showState,
-        args: mine,
-        label: trans.__('State')
+        label: trans.__('Give up'),
+        caption: trans.__(
+          'Give up on this case (it counts as an attempt) and reveal the diagnosis and the reference fix'
+        )
       }
     ];
+  }
+
+  /** Bring the crashing cell (1-based, document order) into view and select it. */
+  export function showCrash(panel: NotebookPanel, cell: number | null): void {
+    if (cell === null || cell < 1) {
+      return;
+    }
+    const notebook = panel.content;
+    notebook.activeCellIndex = cell - 1;
+    void notebook.scrollToItem(cell - 1, 'center');
+    notebook.activeCell?.node.focus();
   }
 
   /**

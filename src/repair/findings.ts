@@ -205,12 +205,28 @@ export function renderStatus(
 }
 
 /**
- * One finding as a sentence.
+ * What the reader already sees beside the reasons, so that a reason refers
+ * to it instead of repeating it (each fact once in a view).
+ */
+export interface IFindingContext {
+  /** The crash already shown (the last replay's exception), or null. */
+  shownError?: { ename: string; evalue: string } | null;
+  /** Whether the environment's differences are shown beside the reasons. */
+  environmentShown?: boolean;
+}
+
+/**
+ * One finding as a sentence; with a context, a reason refers to what is
+ * already shown ("the same error as the replay") instead of repeating it.
  */
 export function renderFinding(
   f: CheckFinding,
-  __: Translate = english
+  __: Translate = english,
+  context: IFindingContext = {}
 ): string {
+  const shown = context.shownError;
+  const same = (ename: string, evalue: string): boolean =>
+    !!shown && shown.ename === ename && shown.evalue === evalue;
   switch (f.code) {
     case 'no-target':
       return __(
@@ -249,6 +265,26 @@ export function renderFinding(
         f.statement
       );
     case 'swallowed':
+      if (same(f.ename, f.evalue)) {
+        return f.where === 'thread'
+          ? __(
+              'While %1 ran, the same error as the replay was raised in another thread and lost there (the reference fix raises no such error): the crash is hidden, not fixed.',
+              renderCell(f.cell, __)
+            )
+          : f.where === 'helper'
+            ? __(
+                'While %1 ran, the same error as the replay was raised and swallowed by a function defined in %2 (the reference fix raises no such error): the crash is hidden, not fixed.',
+                renderCell(f.cell, __),
+                f.helperCount === null || f.helperCount === undefined
+                  ? __('another cell')
+                  : __('cell [%1]', f.helperCount)
+              )
+            : __(
+                'In %1, line %2 raised the same error as the replay, and the cell swallowed it (the reference fix raises no such error there): the crash is hidden, not fixed.',
+                renderCell(f.cell, __),
+                f.line
+              );
+      }
       return f.where === 'thread'
         ? __(
             'While %1 ran, %2: %3 was raised in another thread and lost there (the reference fix raises no such error): the crash is hidden, not fixed.',
@@ -337,6 +373,11 @@ export function renderFinding(
         renderValueSide(f.actualSide, __)
       );
     case 'environment':
+      if (context.environmentShown) {
+        return __(
+          'This kernel is not the benchmark’s environment (see Environment): a repair may behave differently there.'
+        );
+      }
       return __(
         'This kernel is not the benchmark’s environment: %1. A repair may behave differently there.',
         [
@@ -351,6 +392,12 @@ export function renderFinding(
         ].join(', ')
       );
     case 'live-swallowed':
+      if (same(f.ename, f.evalue)) {
+        return __(
+          'In your live kernel (replayed as it ran), %1 caught the same error as the replay when it ran again.',
+          renderCell(f.cell, __)
+        );
+      }
       return __(
         'In your live kernel (replayed as it ran), %1 caught %2: %3 when it ran again.',
         renderCell(f.cell, __),
@@ -409,6 +456,20 @@ export function renderFinding(
         renderReferenceProblem(f.problem, __)
       );
     case 'fresh-error':
+      if (same(f.ename, f.evalue)) {
+        return f.line === null
+          ? __(
+              'From a fresh kernel, %1%2 raised the same error as the replay.',
+              renderCell(f.cell, __),
+              f.afterTarget ? __(' (after the target)') : ''
+            )
+          : __(
+              'From a fresh kernel, %1%2, line %3 raised the same error as the replay.',
+              renderCell(f.cell, __),
+              f.afterTarget ? __(' (after the target)') : '',
+              f.line
+            );
+      }
       return f.line === null
         ? __(
             'From a fresh kernel, %1%2 raised %3: %4',

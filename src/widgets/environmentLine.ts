@@ -67,3 +67,61 @@ export function environmentLine(
   }
   return text;
 }
+
+/**
+ * Where a kernel ran, as a noun phrase ("the pinned junobench kernel").
+ */
+export function environmentPlace(
+  report: Pick<IDriftReport, 'environment' | 'image'>,
+  trans: Pick<TranslationBundle, '__'>
+): string {
+  switch (report.environment) {
+    case 'container':
+      return report.image
+        ? trans.__('the benchmark container (image %1)', report.image)
+        : trans.__('the benchmark container');
+    case 'pinned':
+      return trans.__('the pinned junobench kernel');
+    case 'server':
+      return trans.__("the server's Python");
+  }
+}
+
+/**
+ * The environment in one short line, the differences left for a table on
+ * demand: "Environment: the server's Python; 19 libraries differ from the
+ * benchmark.", or "Environment: in the benchmark environment (…)." when
+ * nothing differs.
+ */
+export function environmentSummary(
+  report: Pick<
+    IDriftReport,
+    'differences' | 'python' | 'environment' | 'image'
+  >,
+  trans: Pick<TranslationBundle, '__' | '_n'>
+): string {
+  const place = environmentPlace(report, trans);
+  const n = report.differences.length;
+  if (n === 0 && !report.python) {
+    return trans.__('Environment: in the benchmark environment (%1).', place);
+  }
+  if (n === 0) {
+    return trans.__(
+      'Environment: %1; its Python differs from the benchmark.',
+      place
+    );
+  }
+  return report.python
+    ? trans._n(
+        'Environment: %2; Python and %1 library differ from the benchmark.',
+        'Environment: %2; Python and %1 libraries differ from the benchmark.',
+        n,
+        place
+      )
+    : trans._n(
+        'Environment: %2; %1 library differs from the benchmark.',
+        'Environment: %2; %1 libraries differ from the benchmark.',
+        n,
+        place
+      );
+}
