@@ -135,7 +135,7 @@ export default defineConfig([
   // Typed linting: the library against tsconfig.json, the Jest tests against
   // tsconfig.test.json (which also holds src, so both see the same types).
   {
-    files: ['src/**/*.ts'],
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
     languageOptions: {
       parserOptions: {
         project: './tsconfig.json',

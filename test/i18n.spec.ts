@@ -51,7 +51,7 @@ const shout: Translate = (msgid, ...args) =>
 function sources(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap(e => {
     const p = path.join(dir, e.name);
-    return e.isDirectory() ? sources(p) : p.endsWith('.ts') ? [p] : [];
+    return e.isDirectory() ? sources(p) : /\.tsx?$/.test(p) ? [p] : [];
   });
 }
 

@@ -18,7 +18,6 @@ import { NBTestUtils } from '@jupyterlab/testutils';
 import { nullTranslator } from '@jupyterlab/translation';
 import { CommandRegistry } from '@lumino/commands';
 import { MessageLoop } from '@lumino/messaging';
-import type { AccordionPanel } from '@lumino/widgets';
 import { Widget } from '@lumino/widgets';
 import { act } from 'react';
 
@@ -184,7 +183,9 @@ describe('CaseSidePanel over a replayed and checked working copy', () => {
     story.news.connect((_, section) => {
       news.push(section);
     });
-    const titles = () => (side.content as AccordionPanel).titles;
+    const titles = () => [
+      ...side.node.querySelectorAll<HTMLElement>('.jp-Junobench-sectionTitle')
+    ];
     const expanded = () =>
       Object.fromEntries(
         titles().map(t => [t.dataset.section, t.getAttribute('aria-expanded')])

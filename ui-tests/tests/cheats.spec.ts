@@ -6,7 +6,7 @@
  */
 import { expect, galata, test } from '@jupyterlab/galata';
 
-import { openDemoCase, SLOW } from './junobench';
+import { casePanel, openDemoCase, SLOW } from './junobench';
 
 const CASE = 'pandas_2';
 /** Index (among all cells) of pandas_2's crashing cell, the last one. */
@@ -54,7 +54,7 @@ test('a swallowed crash and a made-up value fail, a genuine alternative passes',
   const { checkBar } = await openDemoCase(page, CASE);
   const check = checkBar.getByRole('button', { name: 'Check my fix' });
   const result = checkBar.locator('.jp-Junobench-checkResult');
-  const reasons = checkBar.locator('.jp-Junobench-checkReasons li');
+  const reasons = casePanel(page).locator('.jp-Junobench-checkReasons li');
   const reveal = checkBar.getByRole('button', { name: 'Reveal diagnosis' });
   await expect(check).toBeEnabled({ timeout: SLOW });
 
@@ -117,7 +117,7 @@ test('a cell magic and a one-line dead branch fail with their sentence, another 
   const { checkBar } = await openDemoCase(page, CASE);
   const check = checkBar.getByRole('button', { name: 'Check my fix' });
   const result = checkBar.locator('.jp-Junobench-checkResult');
-  const reasons = checkBar.locator('.jp-Junobench-checkReasons li');
+  const reasons = casePanel(page).locator('.jp-Junobench-checkReasons li');
   await expect(check).toBeEnabled({ timeout: SLOW });
 
   // %%script true: the repaired statement is text handed to a shell, never Python.

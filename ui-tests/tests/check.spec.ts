@@ -4,7 +4,13 @@
  */
 import { expect, test } from '@jupyterlab/galata';
 
-import { NUMPY_1, openDemoCase, openFilters, SLOW } from './junobench';
+import {
+  casePanel,
+  NUMPY_1,
+  openDemoCase,
+  openFilters,
+  SLOW
+} from './junobench';
 
 const { name: CASE, target: TARGET, broken: BROKEN, fixed: FIXED } = NUMPY_1;
 
@@ -19,7 +25,7 @@ test('a wrong fix fails the check, a correct one passes', async ({ page }) => {
   await check.click();
   await expect(result).toContainText('Not solved', { timeout: SLOW });
   await expect(
-    checkBar.locator('.jp-Junobench-checkReasons li').first()
+    casePanel(page).locator('.jp-Junobench-checkReasons li').first()
   ).toBeVisible();
 
   await page.notebook.setCell(TARGET, 'code', FIXED);

@@ -11,7 +11,7 @@
  */
 import { expect, galata, test } from '@jupyterlab/galata';
 
-import { NUMPY_1, openDemoCase, openDrawer, SLOW } from './junobench';
+import { NUMPY_1, openCaseSection, openDemoCase, SLOW } from './junobench';
 
 const { name: CASE, target: TARGET, broken: BROKEN, fixed: FIXED } = NUMPY_1;
 const CONTAINER_KERNEL = 'junobench-container';
@@ -91,20 +91,20 @@ test.describe('The benchmark container', () => {
       .toBe(CONTAINER_KERNEL);
 
     // The environment line says where the kernel runs, from the kernel itself.
-    await openDrawer(header);
-    const drift = header.getByRole('note', {
+    const section = await openCaseSection(page, 'environment');
+    const drift = section.getByRole('note', {
       name: 'Environment compared with the benchmark pins'
     });
     await expect(drift).toHaveAttribute('data-environment', 'container', {
       timeout: SLOW
     });
     await expect(drift).toHaveText(
-      /^Environment: in the benchmark container \(image junobench:\S+@[0-9a-f]{12}\)(\.|; .+\.)$/
+      /^Environment: (in the benchmark environment \(the benchmark container \(image junobench:\S+@[0-9a-f]{12}\)\)|the benchmark container \(image junobench:\S+@[0-9a-f]{12}\); .+)\.$/
     );
     // The tooltip names the kernel's prefix inside the image.
     await expect(drift).toHaveAttribute(
       'title',
-      /\nKernel environment: \/opt\/junobench$/
+      /^Kernel environment: \/opt\/junobench$/
     );
 
     // Replay: the recorded crash, reproduced in the container (the crashing

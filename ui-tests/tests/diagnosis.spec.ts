@@ -5,7 +5,7 @@
  */
 import { expect, galata, test } from '@jupyterlab/galata';
 
-import { openDemoCase, openDrawer, SLOW } from './junobench';
+import { openCaseSection, openDemoCase, SLOW } from './junobench';
 
 const CASE = 'pandas_1';
 /** Index (among all cells) of pandas_1's crashing lag-feature cell. */
@@ -36,10 +36,9 @@ test('a prediction is scored at the reveal, which waits for a pass', async ({
   await expect(check).toBeEnabled({ timeout: SLOW });
 
   // Predict: root cause and crash type right, pipeline stage wrong. The
-  // self-diagnosis is in the case header's details drawer.
-  const drawer = await openDrawer(checkBar);
-  const form = drawer.locator('details.jp-Junobench-diagnosis');
-  await form.locator('summary').click();
+  // self-diagnosis is a section of the case side panel.
+  const section = await openCaseSection(page, 'diagnose');
+  const form = section.locator('details.jp-Junobench-diagnosis');
   await form.getByLabel('Root cause').selectOption('data confusion');
   await form.getByLabel('Crash type').selectOption('key error');
   await form.getByLabel('Pipeline stage').selectOption('data visualization');

@@ -3,14 +3,16 @@
  */
 import { expect, test } from '@jupyterlab/galata';
 
-import { openDemoCase, SLOW } from './junobench';
+import { casePanel, openDemoCase, SLOW } from './junobench';
 
 const CASE = 'NBspecific_2';
 
 test('hints open one step at a time', async ({ page }) => {
   const { checkBar } = await openDemoCase(page, CASE);
   const hint = checkBar.getByRole('button', { name: 'Hint', exact: true });
-  const hints = checkBar.getByRole('list', { name: 'Hints' }).locator('li');
+  const hints = casePanel(page)
+    .getByRole('list', { name: 'Hints' })
+    .locator('li');
   await expect(hint).toBeEnabled({ timeout: SLOW });
 
   await hint.click();

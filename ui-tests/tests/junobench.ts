@@ -175,7 +175,7 @@ export interface IOpenCase {
   currentTab: Locator;
   /** The visible notebook panel: the working copy. */
   notebook: Locator;
-  /** Its case header (toolbar, status line and details drawer). */
+  /** Its case header (toolbar and status line). */
   header: Locator;
   /** The case header, where the replay actions and status are. */
   replayBar: Locator;
@@ -223,17 +223,39 @@ export async function openCaseIn(
   };
 }
 
+/** The id of the JunoBench case side panel (right area). */
+export const CASE_PANEL_ID = 'jp-junobench-case-panel';
+
+/** A section of the case side panel. */
+export type CaseSection =
+  'verdict' | 'why' | 'order' | 'hints' | 'diagnose' | 'environment';
+
+/** The case side panel. */
+export function casePanel(page: IJupyterLabPageFixture): Locator {
+  return page.locator(`#${CASE_PANEL_ID}`);
+}
+
 /**
- * Open the case header's details drawer (timeline, environment, reasons,
- * hints, self-diagnosis); does nothing when it is open.
+ * Show the case side panel and open one of its sections (its title is a
+ * button with aria-expanded); returns the section's content.
  */
-export async function openDrawer(header: Locator): Promise<Locator> {
-  const toggle = header.locator('.jp-Junobench-drawerToggle');
-  if ((await toggle.getAttribute('aria-expanded')) !== 'true') {
-    await toggle.click();
+export async function openCaseSection(
+  page: IJupyterLabPageFixture,
+  section: CaseSection
+): Promise<Locator> {
+  const panel = casePanel(page);
+  if (!(await panel.isVisible())) {
+    await page.sidebar.openTab(CASE_PANEL_ID);
   }
-  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
-  return header.locator('.jp-Junobench-drawer');
+  await expect(panel).toBeVisible();
+  const title = panel.locator(
+    `.jp-Junobench-sectionTitle[data-section="${section}"]`
+  );
+  if ((await title.getAttribute('aria-expanded')) !== 'true') {
+    await title.click();
+  }
+  await expect(title).toHaveAttribute('aria-expanded', 'true');
+  return panel.locator(`.jp-Junobench-caseSection[data-section="${section}"]`);
 }
 
 /** How long "Open case" then an immediate Replay took, in ms, and the verdict shown. */

@@ -5,8 +5,11 @@
  * cases, Enter opens), shows a case card that gives nothing away before the
  * reveal, and has no serious or critical accessibility violation (axe);
  * an open case's header is slim when idle (at most 15% of the notebook panel
- * at 1280×720), covers nothing, lets every check reason be read, and the
- * header and the reveal pass axe.
+ * at 1280×720) and two lines after a replay and after a check, when the
+ * notebook keeps at least 75% of its panel; the case's story is in the case
+ * side panel, where the exception is said once, every reason can be read,
+ * new results open their section, and the arrow keys move between sections;
+ * the header, the side panel and the reveal pass axe.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@jupyterlab/galata';
@@ -14,13 +17,17 @@ import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
 import type { Locator } from '@playwright/test';
 
 import {
+  CASE_PANEL_ID,
   caseItems,
   caseList,
+  casePanel,
   clearProgressBackups,
+  openCaseSection,
   openDemoCase,
   openDemoPanel,
   SLOW
 } from './junobench';
+import type { CaseSection } from './junobench';
 
 /** Serious and critical axe violations inside a part of the page. */
 async function axeViolations(
@@ -199,15 +206,27 @@ for (const viewport of [
         expect(idle.height / panelBox.height).toBeLessThanOrEqual(0.15);
         await expectNoOverlap(notebook, header);
 
-        // After a replay and a failed check, the drawer holds the timeline and
-        // the reasons; nothing overlaps and every reason can be read. (The
-        // crashing cell as recorded: an earlier test may have edited this copy.)
+        // After a replay, then after a failed check, the notebook keeps the
+        // room: the header stays two lines and the story is in the case side
+        // panel. (The crashing cell as recorded: an earlier test may have
+        // edited this copy.)
         await page.notebook.setCell(NUMPY_TARGET, 'code', NUMPY_BROKEN);
         await replay.click();
         await expect(header.locator('.jp-Junobench-verdict')).toContainText(
           'Reproduced as recorded',
           { timeout: SLOW }
         );
+        const side = casePanel(page);
+        await expect(side).toBeVisible();
+        // The new result opened its section and was announced.
+        await expect(sectionTitle(page, 'why')).toHaveAttribute(
+          'aria-expanded',
+          'true'
+        );
+        await expect(side.getByRole('status')).toContainText('Why it crashed');
+        await expectRoomy(notebook, header);
+        await expectNoOverlap(notebook, header);
+
         const check = header.getByRole('button', { name: 'Check my fix' });
         await expect(check).toBeEnabled({ timeout: SLOW });
         await check.click();
@@ -215,19 +234,9 @@ for (const viewport of [
           'Not solved',
           { timeout: SLOW }
         );
-        const drawer = header.locator('.jp-Junobench-drawer');
-        await expect(drawer).toBeVisible();
-        await expect(
-          header.locator('.jp-Junobench-step').first()
-        ).toBeVisible();
-        await expectNoOverlap(notebook, header);
-        await expectReadable(
-          header.locator('.jp-Junobench-checkReasons li'),
-          drawer
-        );
-        await expectReadable(header.locator('.jp-Junobench-step'), drawer);
-        expect(await axeViolations(page, '.jp-Junobench-caseHeader')).toEqual(
-          []
+        await expect(sectionTitle(page, 'verdict')).toHaveAttribute(
+          'aria-expanded',
+          'true'
         );
         // The README's screenshot (JUNOBENCH_PANEL_SHOT=$PWD/docs/panel.png).
         if (
@@ -238,6 +247,36 @@ for (const viewport of [
           await page.screenshot({ path: process.env.JUNOBENCH_PANEL_SHOT });
         }
 
+        await expectRoomy(notebook, header);
+        await expectNoOverlap(notebook, header);
+
+        // Each fact once: the exception the cell shows appears at most once
+        // in the header and the side panel together, every section open.
+        for (const section of SECTIONS) {
+          await openCaseSection(page, section);
+        }
+        const exception = await crashSentence(notebook);
+        expect(exception.length).toBeGreaterThan(10);
+        const said = await occurrences(page, exception);
+        expect(said).toBe(1);
+        const verdict = side.locator(
+          '.jp-Junobench-caseSection[data-section="verdict"]'
+        );
+        await expectReadable(
+          verdict.locator('.jp-Junobench-checkReasons li'),
+          side.locator('.jp-SidePanel-content')
+        );
+        const order = side.locator(
+          '.jp-Junobench-caseSection[data-section="order"]'
+        );
+        await expectReadable(
+          order.locator('.jp-Junobench-step'),
+          side.locator('.jp-SidePanel-content')
+        );
+        expect(await axeViolations(page, '.jp-Junobench-caseHeader')).toEqual(
+          []
+        );
+        expect(await axeViolations(page, `#${CASE_PANEL_ID}`)).toEqual([]);
         // After this attempt the reveal is open, so "Give up" is gone.
         await expect(
           header.locator('jp-button[data-command="junobench:give-up"]')
@@ -253,6 +292,124 @@ for (const viewport of [
       });
     });
   }
+}
+
+test('the case side panel is focused by its command and walked with the arrow keys', async ({
+  page
+}) => {
+  const { header } = await openDemoCase(page, 'numpy_1');
+  await expect(
+    header.getByRole('button', { name: 'Replay', exact: true })
+  ).toBeEnabled({ timeout: SLOW });
+  await page.evaluate(() =>
+    (
+      window as unknown as {
+        jupyterapp: { commands: { execute(id: string): Promise<unknown> } };
+      }
+    ).jupyterapp.commands.execute('junobench:show-case-panel')
+  );
+  await expect(casePanel(page)).toBeVisible();
+  await expect(sectionTitle(page, 'verdict')).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(sectionTitle(page, 'why')).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(sectionTitle(page, 'environment')).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(sectionTitle(page, 'verdict')).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await expect(sectionTitle(page, 'environment')).toBeFocused();
+  const expanded = await sectionTitle(page, 'environment').getAttribute(
+    'aria-expanded'
+  );
+  await page.keyboard.press('Enter');
+  await expect(sectionTitle(page, 'environment')).toHaveAttribute(
+    'aria-expanded',
+    expanded === 'true' ? 'false' : 'true'
+  );
+});
+
+/** The case side panel's sections, in order. */
+const SECTIONS: CaseSection[] = [
+  'verdict',
+  'why',
+  'order',
+  'hints',
+  'diagnose',
+  'environment'
+];
+
+/** The title (a focusable toggle) of a section of the case side panel. */
+function sectionTitle(
+  page: IJupyterLabPageFixture,
+  section: CaseSection
+): Locator {
+  return casePanel(page).locator(
+    `.jp-Junobench-sectionTitle[data-section="${section}"]`
+  );
+}
+
+/**
+ * The notebook keeps at least 75% of its panel's height, and the case header
+ * is two lines: its toolbar in one row and its status on one line.
+ */
+async function expectRoomy(notebook: Locator, header: Locator): Promise<void> {
+  const m = await notebook.evaluate(nb => {
+    const head = nb.querySelector('.jp-Junobench-caseHeader')!;
+    const toolbar = head.querySelector('.jp-Junobench-headerToolbar')!;
+    const status = head.querySelector<HTMLElement>(
+      '.jp-Junobench-headerStatus'
+    )!;
+    const tops = [...toolbar.children]
+      .filter(c => (c as HTMLElement).offsetHeight > 0)
+      .map(c => Math.round(c.getBoundingClientRect().top));
+    const cells = nb.querySelector('.jp-Notebook')!.getBoundingClientRect();
+    return {
+      panel: nb.getBoundingClientRect().height,
+      cells: cells.height,
+      header: head.getBoundingClientRect().height,
+      toolbar: toolbar.getBoundingClientRect().height,
+      status: status.getBoundingClientRect().height,
+      statusLines:
+        status.scrollHeight / parseFloat(getComputedStyle(status).lineHeight),
+      rows: new Set(tops).size
+    };
+  });
+  expect(m.cells / m.panel).toBeGreaterThanOrEqual(0.75);
+  expect(m.rows).toBe(1);
+  expect(m.statusLines).toBeLessThan(2);
+  expect(m.header).toBeLessThanOrEqual(m.toolbar + m.status + 4);
+  await expect(header).toBeVisible();
+}
+
+/** The crash's "Ename: evalue" as the crashing cell's error output ends with it. */
+async function crashSentence(notebook: Locator): Promise<string> {
+  const text =
+    (await notebook
+      .locator('.jp-Cell.jp-Junobench-crashCell .jp-OutputArea-output')
+      .last()
+      .textContent()) ?? '';
+  const lines = text
+    .split('\n')
+    .map(l => l.trim())
+    .filter(l => /^[A-Za-z_][\w.]*(Error|Exception|Warning)\b.*:/.test(l));
+  return lines[lines.length - 1] ?? '';
+}
+
+/** How often a sentence is shown in the case header and the case side panel. */
+async function occurrences(
+  page: IJupyterLabPageFixture,
+  sentence: string
+): Promise<number> {
+  return page.evaluate(needle => {
+    const shown = [
+      ...document.querySelectorAll<HTMLElement>(
+        '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Junobench-caseHeader, #jp-junobench-case-panel'
+      )
+    ]
+      .map(el => el.innerText)
+      .join('\n');
+    return shown.split(needle).length - 1;
+  }, sentence);
 }
 
 /**

@@ -9,7 +9,7 @@
 import { expect, galata, test } from '@jupyterlab/galata';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
 
-import { openDemoCase, SLOW } from './junobench';
+import { casePanel, openCaseSection, openDemoCase, SLOW } from './junobench';
 
 const LOCALE = 'fr_FR';
 const CASE = 'numpy_1';
@@ -87,7 +87,7 @@ test('check reasons are translated through the extension’s domain', async ({
   const { checkBar } = await openDemoCase(page, CASE);
   const check = checkBar.getByRole('button', { name: 'Check my fix' });
   const result = checkBar.locator('.jp-Junobench-checkResult');
-  const reasons = checkBar.locator('.jp-Junobench-checkReasons li');
+  const reasons = casePanel(page).locator('.jp-Junobench-checkReasons li');
   await expect(check).toBeEnabled({ timeout: SLOW });
 
   await page.notebook.setCell(TARGET, 'code', BROKEN);
@@ -125,7 +125,12 @@ test.describe('why a run ended', () => {
       { timeout: SLOW }
     );
     await expect(topToBottom).toBeEnabled({ timeout: SLOW });
-    await replayBar.getByRole('button', { name: 'State', exact: true }).click();
+    // The State view opens from the case side panel's "Why it crashed".
+    await (
+      await openCaseSection(page, 'why')
+    )
+      .getByRole('button', { name: 'Open the State view' })
+      .click();
     const caption = page.locator(
       '.jp-Junobench-stateView table[data-order="top-to-bottom"] caption'
     );

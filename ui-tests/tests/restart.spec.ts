@@ -15,7 +15,7 @@ import * as path from 'path';
 import { expect, galata, test } from '@jupyterlab/galata';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
 
-import { openDemoCase, openDemoPanel, SLOW } from './junobench';
+import { casePanel, openDemoCase, openDemoPanel, SLOW } from './junobench';
 
 const CASE = 'numpy_1';
 const PORT = Number(process.env.JUNOBENCH_UI_PORT || '8888') + 21;
@@ -166,7 +166,9 @@ test('progress and edits made while the server restarts are kept', async ({
   );
   // The first hint reads the case's notebooks, so it is opened before.
   const hint = checkBar.getByRole('button', { name: 'Hint', exact: true });
-  const hints = checkBar.getByRole('list', { name: 'Hints' }).locator('li');
+  const hints = casePanel(page)
+    .getByRole('list', { name: 'Hints' })
+    .locator('li');
   await hint.click();
   await expect(hints).toHaveCount(1);
   await expect

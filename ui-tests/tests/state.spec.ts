@@ -6,7 +6,7 @@
  */
 import { expect, test } from '@jupyterlab/galata';
 
-import { openDemoCase, SLOW } from './junobench';
+import { openCaseSection, openDemoCase, SLOW } from './junobench';
 
 const CASES: Array<{
   name: string;
@@ -52,9 +52,8 @@ for (const c of CASES) {
       { timeout: SLOW }
     );
 
-    // Why it crashed, under the verdict: state only.
-    const why = replayBar.locator('details.jp-Junobench-why');
-    await why.locator('summary').click();
+    // Why it crashed, in the case side panel: state only.
+    const why = await openCaseSection(page, 'why');
     await expect(why).toContainText(c.why);
 
     // Top to bottom as well, then the State view beside the notebook.
@@ -68,7 +67,12 @@ for (const c of CASES) {
     await expect(
       replayBar.getByRole('button', { name: 'Run top to bottom' })
     ).toBeEnabled({ timeout: SLOW });
-    await replayBar.getByRole('button', { name: 'State', exact: true }).click();
+    // The State view opens from the case side panel's "Why it crashed".
+    await (
+      await openCaseSection(page, 'why')
+    )
+      .getByRole('button', { name: 'Open the State view' })
+      .click();
     const view = page.locator('.jp-Junobench-stateView');
     await expect(view).toBeVisible({ timeout: SLOW });
     const recorded = view.locator('table[data-order="recorded"]');
