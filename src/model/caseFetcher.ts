@@ -1,7 +1,8 @@
 /**
  * "Fetch this case": asks the server extension to fetch a missing case folder
  * into a casebook made by `junobench fetch --cases`, and follows the fetch.
- * No DOM; the panel renders what `progress` reports.
+ * No DOM; the panel renders what `progress` reports, a failure through
+ * `renderFetchFailure`.
  */
 import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
@@ -9,6 +10,20 @@ import type { IDisposable } from '@lumino/disposable';
 import { Poll } from '@lumino/polling';
 import type { ISignal } from '@lumino/signaling';
 import { Signal } from '@lumino/signaling';
+
+import { english } from '../i18n';
+import type { Translate } from '../i18n';
+
+/** Why asking the server failed, or a fetch failed, as a code with parameters. */
+export type FetchFailure =
+  /** The request did not reach the server; `detail` is the error's own text. */
+  | { code: 'unreachable'; detail: string }
+  /** The server refused the request: its status and its own message, if any. */
+  | { code: 'server'; status: number; message: string | null }
+  /** The server's fetch job failed: its own reason, if any. */
+  | { code: 'job'; message: string | null }
+  /** The fetcher stopped following the fetch (disposed); the job goes on. */
+  | { code: 'stopped' };
 
 /** What the server says of fetching into a casebook. */
 export interface IFetchSourceState {
@@ -18,8 +33,10 @@ export interface IFetchSourceState {
   fetchable: boolean;
   /** The source the casebook was fetched from, when it is a sparse copy. */
   source: string | null;
-  /** Why not, as a sentence, or null. */
+  /** Why not, in the server's words, or null. */
   reason: string | null;
+  /** Why the server could not be asked, or null when it answered. */
+  failure: FetchFailure | null;
 }
 
 /** How one fetch stands. */
@@ -30,8 +47,8 @@ export interface IFetchState {
   percent: number | null;
   /** What is happening, in words. */
   detail: string;
-  /** Why it failed. */
-  error: string | null;
+  /** Why it failed (render it with `renderFetchFailure`). */
+  error: FetchFailure | null;
 }
 
 /**
@@ -86,23 +103,18 @@ export class CaseFetcher implements IDisposable {
         this._serverSettings
       );
     } catch (reason) {
-      return Private.unavailable(
-        `the server could not be reached (${(reason as Error).message})`
-      );
+      return Private.unavailable(Private.unreachable(reason));
     }
     const body = await Private.json(response);
     if (!response.ok) {
-      return Private.unavailable(
-        typeof body.message === 'string'
-          ? body.message
-          : `HTTP ${response.status}`
-      );
+      return Private.unavailable(Private.refused(response, body));
     }
     return {
       allowed: body.allowed === true,
       fetchable: body.fetchable === true,
       source: typeof body.source === 'string' ? body.source : null,
-      reason: typeof body.reason === 'string' ? body.reason : null
+      reason: typeof body.reason === 'string' ? body.reason : null,
+      failure: null
     };
   }
 
@@ -115,7 +127,7 @@ export class CaseFetcher implements IDisposable {
       this._progress.emit({ name, state });
       return state;
     };
-    const failed = (error: string) =>
+    const failed = (error: FetchFailure) =>
       emit({ state: 'failed', percent: null, detail: '', error });
     if (this._isDisposed) {
       return failed(Private.STOPPED);
@@ -130,17 +142,11 @@ export class CaseFetcher implements IDisposable {
         this._serverSettings
       );
     } catch (reason) {
-      return failed(
-        `the server could not be reached (${(reason as Error).message})`
-      );
+      return failed(Private.unreachable(reason));
     }
     const started = await Private.json(response);
     if (response.status !== 202 || typeof started.id !== 'string') {
-      return failed(
-        typeof started.message === 'string'
-          ? started.message
-          : `HTTP ${response.status}`
-      );
+      return failed(Private.refused(response, started));
     }
     if (this._isDisposed) {
       return failed(Private.STOPPED);
@@ -184,7 +190,7 @@ export class CaseFetcher implements IDisposable {
 
   /** How a job stands, from one request; a failed request is a failed state. */
   private async _ask(jobUrl: string): Promise<IFetchState> {
-    const failed = (error: string): IFetchState => ({
+    const failed = (error: FetchFailure): IFetchState => ({
       state: 'failed',
       percent: null,
       detail: '',
@@ -198,17 +204,11 @@ export class CaseFetcher implements IDisposable {
       );
       const job = await Private.json(polled);
       if (!polled.ok) {
-        return failed(
-          typeof job.message === 'string'
-            ? job.message
-            : `HTTP ${polled.status}`
-        );
+        return failed(Private.refused(polled, job));
       }
       return Private.state(job);
     } catch (reason) {
-      return failed(
-        `the server could not be reached (${(reason as Error).message})`
-      );
+      return failed(Private.unreachable(reason));
     }
   }
 
@@ -219,6 +219,26 @@ export class CaseFetcher implements IDisposable {
   private _progress = new Signal<this, { name: string; state: IFetchState }>(
     this
   );
+}
+
+/**
+ * Why a fetch failed, or the server could not be asked, in one phrase
+ * (translated when `__` is; the server's own message is passed through).
+ */
+export function renderFetchFailure(
+  failure: FetchFailure,
+  __: Translate = english
+): string {
+  switch (failure.code) {
+    case 'unreachable':
+      return __('the server could not be reached (%1)', failure.detail);
+    case 'server':
+      return failure.message ?? __('HTTP %1', failure.status);
+    case 'job':
+      return failure.message ?? __('the server gave no reason');
+    case 'stopped':
+      return __('stopped following the fetch (it goes on on the server)');
+  }
 }
 
 /**
@@ -239,12 +259,37 @@ export namespace CaseFetcher {
  */
 namespace Private {
   /** Why a fetch the fetcher stopped following ends. */
-  export const STOPPED =
-    'stopped following the fetch (it goes on on the server)';
+  export const STOPPED: FetchFailure = { code: 'stopped' };
 
-  /** Not fetchable, with the reason. */
-  export function unavailable(reason: string): IFetchSourceState {
-    return { allowed: false, fetchable: false, source: null, reason };
+  /** Not fetchable, because the server could not be asked. */
+  export function unavailable(failure: FetchFailure): IFetchSourceState {
+    return {
+      allowed: false,
+      fetchable: false,
+      source: null,
+      reason: null,
+      failure
+    };
+  }
+
+  /** A request that did not reach the server. */
+  export function unreachable(reason: unknown): FetchFailure {
+    return {
+      code: 'unreachable',
+      detail: (reason as Error)?.message ?? String(reason)
+    };
+  }
+
+  /** A request the server refused, with its message when it sent one. */
+  export function refused(
+    response: Response,
+    body: Record<string, unknown>
+  ): FetchFailure {
+    return {
+      code: 'server',
+      status: response.status,
+      message: typeof body.message === 'string' ? body.message : null
+    };
   }
 
   /** A response body as an object ({} when it is not JSON). */
@@ -266,7 +311,13 @@ namespace Private {
       state: s === 'done' || s === 'failed' ? s : 'running',
       percent: typeof job.percent === 'number' ? job.percent : null,
       detail: typeof job.detail === 'string' ? job.detail : '',
-      error: typeof job.error === 'string' ? job.error : null
+      error:
+        s === 'failed'
+          ? {
+              code: 'job',
+              message: typeof job.error === 'string' ? job.error : null
+            }
+          : null
     };
   }
 }

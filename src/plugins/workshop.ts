@@ -25,10 +25,12 @@ import { WorkshopManager } from '../workshop/manager';
 import {
   isWorkshopPath,
   WORKSHOP_PATTERN,
-  WORKSHOP_SUFFIX
+  WORKSHOP_SUFFIX,
+  WorkshopFormatError
 } from '../workshop/workshop';
 import { CommandIDs } from './commands';
 import { TRANSLATION_DOMAIN } from '../i18n';
+import type { Translate } from '../i18n';
 
 /** The workshop plugin id (menus in schema/workshop.json). */
 export const WORKSHOP_PLUGIN_ID = 'jupyterlab-junobench:workshop';
@@ -62,6 +64,7 @@ export const workshopPlugin: JupyterFrontEndPlugin<IWorkshopManager> = {
     docManager: IDocumentManager | null
   ): IWorkshopManager => {
     const trans = (translator ?? nullTranslator).load(TRANSLATION_DOMAIN);
+    const __ = trans.__.bind(trans);
     const contents = app.serviceManager.contents;
     const manager = new WorkshopManager({
       state,
@@ -71,7 +74,7 @@ export const workshopPlugin: JupyterFrontEndPlugin<IWorkshopManager> = {
           format: 'text',
           content: true
         });
-        return Private.text(model);
+        return Private.text(model, __);
       }
     });
 
@@ -174,7 +177,9 @@ export const workshopPlugin: JupyterFrontEndPlugin<IWorkshopManager> = {
         } catch (reason) {
           await showErrorMessage(
             trans.__('Cannot start the workshop'),
-            (reason as Error).message ?? String(reason)
+            reason instanceof WorkshopFormatError
+              ? reason.render(__)
+              : ((reason as Error).message ?? String(reason))
           );
         }
       }
@@ -242,7 +247,8 @@ export const workshopPlugin: JupyterFrontEndPlugin<IWorkshopManager> = {
         try {
           const { files, unreadable } = await Private.readFolder(
             contents,
-            folder
+            folder,
+            __
           );
           // Loaded on first use: most learners never open a cohort report.
           const [{ cohortReport }, { CohortView }] = await Promise.all([
@@ -288,9 +294,9 @@ export const workshopPlugin: JupyterFrontEndPlugin<IWorkshopManager> = {
 /** Private helpers of the workshop plugin. */
 namespace Private {
   /** The text of a contents model fetched as text. */
-  export function text(model: Contents.IModel): string {
+  export function text(model: Contents.IModel, __: Translate): string {
     if (typeof model.content !== 'string') {
-      throw new Error('not a text file');
+      throw new Error(__('not a text file'));
     }
     return model.content;
   }
@@ -298,7 +304,8 @@ namespace Private {
   /** The `*.json` files of a server folder, and those that could not be read. */
   export async function readFolder(
     contents: Contents.IManager,
-    folder: string
+    folder: string,
+    __: Translate
   ): Promise<{ files: ICohortFile[]; unreadable: ICohortProblem[] }> {
     let listing: Contents.IModel;
     try {
@@ -308,7 +315,11 @@ namespace Private {
       });
     } catch (reason) {
       throw new Error(
-        `cannot read the folder ${folder || '/'}: ${(reason as Error).message}`
+        __(
+          'cannot read the folder %1: %2',
+          folder || '/',
+          (reason as Error).message
+        )
       );
     }
     const entries = (listing.content as Contents.IModel[])
@@ -325,11 +336,11 @@ namespace Private {
           format: 'text',
           content: true
         });
-        files.push({ name: entry.name, text: text(model) });
+        files.push({ name: entry.name, text: text(model, __) });
       } catch (reason) {
         unreadable.push({
           file: entry.name,
-          reason: `cannot be read (${(reason as Error).message})`
+          reason: __('cannot be read (%1)', (reason as Error).message)
         });
       }
     }

@@ -18,6 +18,8 @@ import { runnability } from '../casebook/runnable';
 import type { MissingPart } from '../casebook/runnable';
 import type { ICase } from '../casebook/types';
 import type { CaseStatus } from '../tokens';
+import { renderFetchFailure } from '../model/caseFetcher';
+import type { FetchFailure } from '../model/caseFetcher';
 import { FACETS } from '../model/catalogue';
 import type { CatalogueModel, FacetKey, IFacetValue } from '../model/catalogue';
 import { formatCountdown } from '../workshop/playlist';
@@ -883,7 +885,9 @@ export class CasebookPanel extends SidePanel {
           status.classList.add('jp-mod-error');
           status.textContent = trans.__(
             'The fetch failed: %1',
-            progress.error ?? ''
+            progress.error
+              ? renderFetchFailure(progress.error, trans.__.bind(trans))
+              : ''
           );
         } else {
           status.textContent = trans.__('Fetched; reloading the casebook…');
@@ -1109,8 +1113,8 @@ export namespace CasebookPanel {
     percent: number | null;
     /** What is happening, in words. */
     detail: string;
-    /** Why it failed. */
-    error: string | null;
+    /** Why it failed, as a code (rendered here, in the learner's language). */
+    error: FetchFailure | null;
   }
 
   /** What the panel shows of the active workshop. */

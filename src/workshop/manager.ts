@@ -8,7 +8,7 @@ import { Signal } from '@lumino/signaling';
 
 import type { RevealPolicy } from '../repair/reveal';
 import type { IActiveWorkshop, IWorkshopManager } from '../tokens';
-import { parseWorkshop } from './workshop';
+import { parseWorkshop, WorkshopFormatError } from './workshop';
 
 /**
  * Opens workshop files, remembers the active one in the state DB.
@@ -43,8 +43,9 @@ export class WorkshopManager implements IWorkshopManager {
 
   /**
    * Read, check and activate the workshop file at a server path; rejects with
-   * an error naming the file when it cannot be read or is invalid. Opening the
-   * active workshop again keeps its start time (and so its countdown).
+   * a `WorkshopFormatError` naming the file when it cannot be read or is
+   * invalid. Opening the active workshop again keeps its start time (and so
+   * its countdown).
    */
   async open(path: string): Promise<IActiveWorkshop> {
     await this.ready;
@@ -52,9 +53,10 @@ export class WorkshopManager implements IWorkshopManager {
     try {
       text = await this._read(path);
     } catch (reason) {
-      throw new Error(
-        `${path}: cannot be read (${(reason as Error).message ?? String(reason)})`
-      );
+      throw new WorkshopFormatError(path, null, {
+        code: 'unreadable',
+        detail: (reason as Error).message ?? String(reason)
+      });
     }
     const workshop = await parseWorkshop(text, path);
     const previous = this._active;

@@ -1,15 +1,15 @@
 /**
  * The workshop file's validator: `workshop.schema.json` compiled by Ajv, and
- * Ajv's first error as a sentence naming the field. Loaded on first use
- * (`parseWorkshop` imports it when it reads a file), so Ajv is not part of
- * the page's start-up. Pure.
+ * Ajv's first error as the field and a problem code (`problems.ts` renders
+ * it). Loaded on first use (`parseWorkshop` imports it when it reads a file),
+ * so Ajv is not part of the page's start-up. Pure.
  */
 import Ajv from 'ajv';
 import type { ErrorObject } from 'ajv';
 
-import { nameProblem } from '../casebook/paths';
-import { describeValue as describe } from '../progress/types';
 import type { RevealPolicy } from '../repair/reveal';
+import { FILE_FIELD, workshopValue } from './problems';
+import type { WorkshopProblem } from './problems';
 import SCHEMA from './workshop.schema.json';
 
 /** A workshop file as its JSON Schema describes it. */
@@ -30,92 +30,150 @@ export interface IWorkshopJSON {
 
 /**
  * What is wrong with a parsed workshop file, by the schema: the field and the
- * problem in words, or null when the file is valid.
+ * problem as a code with parameters, or null when the file is valid.
  */
 export function checkWorkshop(
   value: unknown
-): { field: string; problem: string } | null {
+): { field: string; problem: WorkshopProblem } | null {
   if (Private.validate(value)) {
     return null;
   }
-  const [field, problem] = Private.explain(value, Private.validate.errors);
-  return { field, problem };
+  return Private.explain(value, Private.validate.errors);
 }
 
 namespace Private {
   /** The schema, compiled once (Ajv is also JupyterLab's own settings validator). */
   export const validate = new Ajv().compile<IWorkshopJSON>(SCHEMA);
 
+  /** Letters, digits, `_`, `.` and `-`: the characters the schema's case-name pattern allows. */
+  const CASE_CHAR = /[A-Za-z0-9_.-]/;
+
   /**
-   * The field and the problem, in words, of the first error Ajv reports.
+   * The field and the problem, as a code, of the first error Ajv reports.
    */
   export function explain(
     value: unknown,
     errors: ErrorObject[] | null | undefined
-  ): [string, string] {
+  ): { field: string; problem: WorkshopProblem } {
     const error = errors?.[0];
     const record = value as Record<string, unknown>;
     if (!error || error.instancePath === '') {
       if (error?.keyword === 'additionalProperties') {
-        const key = String(error.params.additionalProperty);
         const fields = Object.keys(SCHEMA.properties).filter(
           f => f !== '$schema'
         );
-        return [key, `unknown field; a workshop has ${fields.join(', ')}`];
+        return {
+          field: String(error.params.additionalProperty),
+          problem: { code: 'unknown-field', fields }
+        };
       }
       if (error?.keyword === 'required') {
         const key = String(error.params.missingProperty);
-        return [key, fieldProblem(key, undefined)];
+        return { field: key, problem: fieldProblem(key, undefined, error) };
       }
-      return ['(file)', `expected a JSON object, got ${describe(value)}`];
+      return {
+        field: FILE_FIELD,
+        problem: { code: 'not-object', got: workshopValue(value) }
+      };
     }
     const [, key, item] = error.instancePath.split('/');
     if (key === 'cases' && item !== undefined) {
       const name = (record.cases as unknown[])[Number(item)];
-      return [
-        `cases[${item}]`,
-        typeof name === 'string'
-          ? `the case name ${JSON.stringify(name)} ${nameProblem(name) ?? 'is not a case name'}`
-          : `expected a case name, got ${describe(name)}`
-      ];
+      return { field: `cases[${item}]`, problem: caseProblem(name, error) };
     }
     if (key === 'cases' && error.keyword === 'uniqueItems') {
       const { i, j } = error.params as { i: number; j: number };
       const [first, again] = [Math.min(i, j), Math.max(i, j)];
-      return [
-        `cases[${again}]`,
-        `${JSON.stringify((record.cases as unknown[])[again])} is already listed as cases[${first}]`
-      ];
+      return {
+        field: `cases[${again}]`,
+        problem: {
+          code: 'case-repeated',
+          name: String((record.cases as unknown[])[again]),
+          first
+        }
+      };
     }
-    return [key, fieldProblem(key, record[key], error.keyword)];
+    return { field: key, problem: fieldProblem(key, record[key], error) };
+  }
+
+  /**
+   * What is wrong with one case name, by the schema keyword it fails.
+   */
+  function caseProblem(name: unknown, error: ErrorObject): WorkshopProblem {
+    if (typeof name !== 'string') {
+      return { code: 'case-type', got: workshopValue(name) };
+    }
+    switch (error.keyword) {
+      case 'minLength':
+        return { code: 'case-empty' };
+      case 'maxLength':
+        return {
+          code: 'case-too-long',
+          name,
+          limit: Number(error.params.limit)
+        };
+      case 'not':
+        return { code: 'case-dot', name };
+      case 'pattern': {
+        // The pattern refuses `..` anywhere, then any character outside its class.
+        const char = [...name].find(c => !CASE_CHAR.test(c));
+        return name.includes('..') || char === undefined
+          ? { code: 'case-dot-dot', name }
+          : { code: 'case-character', name, char };
+      }
+      default:
+        return schemaProblem(name, error);
+    }
   }
 
   /**
    * What a field must be, and what it was.
    */
-  function fieldProblem(key: string, value: unknown, keyword = ''): string {
-    const got = `got ${describe(value)}`;
+  function fieldProblem(
+    key: string,
+    value: unknown,
+    error: ErrorObject
+  ): WorkshopProblem {
+    const got = workshopValue(value);
     switch (key) {
       case 'title':
-        return `expected a non-empty string, ${got}`;
+        return { code: 'title', got };
       case 'description':
-        return `expected a string, ${got}`;
+        return { code: 'description', got };
       case 'cases':
-        return keyword === 'minItems'
-          ? 'expected at least one case name, got an empty array'
-          : `expected an array of case names, ${got}`;
+        return error.keyword === 'minItems'
+          ? { code: 'no-cases' }
+          : { code: 'cases', got };
       case 'revealPolicy':
-        return `expected one of ${SCHEMA.properties.revealPolicy.enum.join(', ')}, ${got}`;
+        return {
+          code: 'reveal-policy',
+          allowed: [...SCHEMA.properties.revealPolicy.enum],
+          got
+        };
       case 'timeBoxMinutes':
-        return `expected a number of minutes above 0 and at most ${SCHEMA.properties.timeBoxMinutes.maximum}, ${got}`;
+        return {
+          code: 'time-box',
+          maximum: SCHEMA.properties.timeBoxMinutes.maximum,
+          got
+        };
       case 'casebook':
         return typeof value !== 'string'
-          ? `expected a folder path from the server root, ${got}`
+          ? { code: 'casebook', got }
           : value.split('/').includes('..')
-            ? `a ".." segment is not allowed, ${got}`
-            : `expected a folder path with "/", ${got}`;
+            ? { code: 'casebook-dot-dot', got }
+            : { code: 'casebook-characters', got };
       default:
-        return `does not match the workshop schema (${keyword}), ${got}`;
+        return schemaProblem(value, error);
     }
+  }
+
+  /** The catch-all: Ajv's keyword and parameters, and the value. */
+  function schemaProblem(value: unknown, error: ErrorObject): WorkshopProblem {
+    return {
+      code: 'schema',
+      keyword: error.keyword,
+      params: { ...error.params },
+      got: workshopValue(value)
+    };
   }
 }

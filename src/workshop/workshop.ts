@@ -4,9 +4,13 @@
  * checking only, no DOM and no file access. What a valid workshop is, is said
  * once: `workshop.schema.json` beside this file (also at
  * `docs/workshop.schema.json`), checked with Ajv in `schema.ts`, which turns
- * Ajv's first error into a sentence naming the field.
+ * Ajv's first error into the field and a problem code (`problems.ts`).
  */
+import { english } from '../i18n';
+import type { Translate } from '../i18n';
 import type { RevealPolicy } from '../repair/reveal';
+import { FILE_FIELD, renderWorkshopError } from './problems';
+import type { IWorkshopProblemAt, WorkshopProblem } from './problems';
 import type { IWorkshopJSON } from './schema';
 
 /** The name every workshop file ends with. */
@@ -32,19 +36,25 @@ export interface IWorkshop {
 }
 
 /**
- * A workshop file that cannot be used; the message names the file, the
- * offending field and what is wrong, e.g.
+ * A workshop file that cannot be used: the file, the offending field (null
+ * when the file could not be read) and the problem as a code; the UI renders
+ * it with `render(__)`, the message is its English rendering, e.g.
  * `intro.junobench-workshop.json: cases[2]: expected a case name, got 42`.
  */
-export class WorkshopFormatError extends Error {
+export class WorkshopFormatError extends Error implements IWorkshopProblemAt {
   /** Create an error naming the file, the field and the problem. */
   constructor(
     readonly file: string,
-    readonly field: string,
-    readonly problem: string
+    readonly field: string | null,
+    readonly problem: WorkshopProblem
   ) {
-    super(`${file}: ${field}: ${problem}`);
+    super(renderWorkshopError({ file, field, problem }));
     this.name = 'WorkshopFormatError';
+  }
+
+  /** The error in words: translated when `__` is, else its English message. */
+  render(__: Translate = english): string {
+    return renderWorkshopError(this, __);
   }
 }
 
@@ -66,17 +76,16 @@ export async function parseWorkshop(
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new WorkshopFormatError(
-      path,
-      '(file)',
-      `not valid JSON (${(error as Error).message})`
-    );
+    throw new WorkshopFormatError(path, FILE_FIELD, {
+      code: 'not-json',
+      detail: (error as Error).message
+    });
   }
   // The validator (Ajv and the schema) loads on first use, not with the page.
   const { checkWorkshop } = await import('./schema');
-  const problem = checkWorkshop(parsed);
-  if (problem) {
-    throw new WorkshopFormatError(path, problem.field, problem.problem);
+  const wrong = checkWorkshop(parsed);
+  if (wrong) {
+    throw new WorkshopFormatError(path, wrong.field, wrong.problem);
   }
   const record = parsed as IWorkshopJSON;
   return {

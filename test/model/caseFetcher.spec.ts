@@ -1,16 +1,19 @@
 /**
  * CaseFetcher against a local HTTP server that answers `/junobench/fetch-case`
  * and `/junobench/fetch-jobs/<id>` as the server extension does: it follows a
- * job to its end, reports a failed job with the server's message, and stops
- * asking once disposed.
+ * job to its end, reports each failure as a code with parameters (rendered in
+ * English or through the translation function), and stops asking once
+ * disposed.
  */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 
 import { ServerConnection } from '@jupyterlab/services';
 
-import { CaseFetcher } from '../../src/model/caseFetcher';
-import type { IFetchState } from '../../src/model/caseFetcher';
+import { english } from '../../src/i18n';
+import type { Translate } from '../../src/i18n';
+import { CaseFetcher, renderFetchFailure } from '../../src/model/caseFetcher';
+import type { FetchFailure, IFetchState } from '../../src/model/caseFetcher';
 
 const JOB = '0123456789abcdef0123456789abcdef';
 const POLL_MS = 20;
@@ -27,23 +30,32 @@ interface IFakeServer {
   close(): Promise<void>;
 }
 
+/** A status and a JSON body (a string body is sent as is, not as JSON). */
+type Answer = [number, Record<string, unknown> | string];
+
 /**
- * Serve one fetch job whose answer to the n-th question (1-based) is `job(n)`:
- * a status and a body.
+ * Serve one fetch job whose answer to the n-th question (1-based) is `job(n)`;
+ * `start` answers the request that starts it (default: 202 with the job id),
+ * `source` the question whether cases can be fetched.
  */
 async function fakeServer(
-  job: (n: number) => [number, Record<string, unknown>]
+  job: (n: number) => Answer,
+  answers: { start?: () => Answer; source?: () => Answer } = {}
 ): Promise<IFakeServer> {
   let count = 0;
   const waiting: { n: number; resolve: () => void }[] = [];
   const server = http.createServer((request, response) => {
-    const send = (status: number, body: Record<string, unknown>) => {
+    const send = (status: number, body: Record<string, unknown> | string) => {
       response.writeHead(status, { 'Content-Type': 'application/json' });
-      response.end(JSON.stringify(body));
+      response.end(typeof body === 'string' ? body : JSON.stringify(body));
     };
     const url = request.url ?? '';
     if (request.method === 'POST' && url.startsWith('/junobench/fetch-case')) {
-      send(202, { id: JOB });
+      send(...(answers.start?.() ?? ([202, { id: JOB }] as Answer)));
+    } else if (url.startsWith('/junobench/fetch-source')) {
+      send(
+        ...(answers.source?.() ?? ([404, { message: 'not here' }] as Answer))
+      );
     } else if (url.startsWith(`/junobench/fetch-jobs/${JOB}`)) {
       count++;
       send(...job(count));
@@ -134,7 +146,11 @@ describe('CaseFetcher', () => {
     const fetcher = fetcherOf(server);
     const result = await fetcher.fetch('demo/casebook', 'numpy_1');
     expect(result.state).toBe('failed');
-    expect(result.error).toBe('No fetch here.');
+    expect(result.error).toEqual({
+      code: 'server',
+      status: 404,
+      message: 'No fetch here.'
+    });
     await intervals(5);
     expect(server.polls()).toBe(1);
   });
@@ -149,7 +165,7 @@ describe('CaseFetcher', () => {
     // The fetch resolves (it never rejects) as no longer followed.
     const result = await fetching;
     expect(result.state).toBe('failed');
-    expect(result.error).toMatch(/stopped following/);
+    expect(result.error).toEqual({ code: 'stopped' });
     // At most the question in flight at dispose time is answered; then none.
     const after = server.polls();
     await intervals(10);
@@ -157,6 +173,167 @@ describe('CaseFetcher', () => {
     // A disposed fetcher starts nothing.
     const late = await fetcher.fetch('demo/casebook', 'numpy_2');
     expect(late.state).toBe('failed');
+    expect(late.error).toEqual({ code: 'stopped' });
     expect(server.polls()).toBe(after);
+  });
+
+  it.each<[string, Answer, Answer, FetchFailure]>([
+    [
+      'a refused start, with its message',
+      [403, { message: 'Fetching cases is turned off.' }],
+      [200, { state: 'running' }],
+      { code: 'server', status: 403, message: 'Fetching cases is turned off.' }
+    ],
+    [
+      'a refused start without a message',
+      [500, 'oops'],
+      [200, { state: 'running' }],
+      { code: 'server', status: 500, message: null }
+    ],
+    [
+      'a failed job, with its reason',
+      [202, { id: JOB }],
+      [200, { state: 'failed', error: 'git lfs pull failed' }],
+      { code: 'job', message: 'git lfs pull failed' }
+    ],
+    [
+      'a failed job without a reason',
+      [202, { id: JOB }],
+      [200, { state: 'failed' }],
+      { code: 'job', message: null }
+    ],
+    [
+      'a job question the server refuses',
+      [202, { id: JOB }],
+      [500, {}],
+      { code: 'server', status: 500, message: null }
+    ]
+  ])('reports %s as a code', async (_, start, job, failure) => {
+    server = await fakeServer(() => job, { start: () => start });
+    const result = await fetcherOf(server).fetch('demo/casebook', 'numpy_1');
+    expect(result).toEqual({
+      state: 'failed',
+      percent: null,
+      detail: '',
+      error: failure
+    });
+  });
+
+  it('reports a server it cannot reach as a code with the error text', async () => {
+    // A port nobody listens on any more.
+    const gone = await fakeServer(() => [200, {}]);
+    await gone.close();
+    const fetcher = fetcherOf(gone);
+    const result = await fetcher.fetch('demo/casebook', 'numpy_1');
+    expect(result.state).toBe('failed');
+    expect(result.error).toEqual({
+      code: 'unreachable',
+      detail: expect.any(String)
+    });
+    const source = await fetcher.source('demo/casebook');
+    expect(source).toMatchObject({
+      fetchable: false,
+      reason: null,
+      failure: { code: 'unreachable' }
+    });
+  });
+
+  it.each<[string, Answer, Record<string, unknown>]>([
+    [
+      'a sparse copy',
+      [
+        200,
+        { allowed: true, fetchable: true, source: 'git@x:y', reason: null }
+      ],
+      { fetchable: true, source: 'git@x:y', reason: null, failure: null }
+    ],
+    [
+      "the server's reason, in its words",
+      [200, { allowed: false, fetchable: false, source: null, reason: 'Off.' }],
+      { fetchable: false, reason: 'Off.', failure: null }
+    ],
+    [
+      'a refused question, as a code',
+      [400, { message: 'Refusing the casebook path.' }],
+      {
+        fetchable: false,
+        source: null,
+        reason: null,
+        failure: {
+          code: 'server',
+          status: 400,
+          message: 'Refusing the casebook path.'
+        }
+      }
+    ]
+  ])('asks whether cases can be fetched: %s', async (_, answer, expected) => {
+    server = await fakeServer(() => [200, {}], { source: () => answer });
+    expect(await fetcherOf(server).source('demo/casebook')).toMatchObject(
+      expected
+    );
+  });
+});
+
+/**
+ * A pseudo-locale: every message id upper-cased (placeholders kept), so a
+ * lower-case word in a rendered phrase is English that did not go through it.
+ */
+const shout: Translate = (msgid, ...args) =>
+  english(msgid.toUpperCase(), ...args);
+
+/** Every failure code, and its English (the server's own words pass through). */
+const FAILURES: Array<[FetchFailure, string]> = [
+  [
+    { code: 'unreachable', detail: 'ECONNREFUSED' },
+    'the server could not be reached (ECONNREFUSED)'
+  ],
+  [{ code: 'server', status: 500, message: null }, 'HTTP 500'],
+  [
+    { code: 'server', status: 403, message: 'Fetching is off.' },
+    'Fetching is off.'
+  ],
+  [{ code: 'job', message: null }, 'the server gave no reason'],
+  [{ code: 'job', message: 'Git failed.' }, 'Git failed.'],
+  [
+    { code: 'stopped' },
+    'stopped following the fetch (it goes on on the server)'
+  ]
+];
+
+/** The codes (a missing one fails to compile). */
+const FAILURE_CODES: Record<FetchFailure['code'], true> = {
+  unreachable: true,
+  server: true,
+  job: true,
+  stopped: true
+};
+
+describe('renderFetchFailure', () => {
+  it.each(FAILURES.map(([f, text]) => [f.code, f, text] as const))(
+    '%s renders in English',
+    (_code, failure, text) => {
+      expect(renderFetchFailure(failure)).toBe(text);
+      expect(renderFetchFailure(failure, english)).toBe(text);
+    }
+  );
+
+  it.each(
+    FAILURES.filter(([f]) => !('message' in f && f.message !== null)).map(
+      ([f]) => [f.code, f] as const
+    )
+  )('%s goes through the translation function', (_code, failure) => {
+    const msgids: string[] = [];
+    const phrase = renderFetchFailure(failure, (msgid, ...args) => {
+      msgids.push(msgid);
+      return shout(msgid, ...args);
+    });
+    expect(phrase.match(/[a-z]{2,}/g) ?? []).toEqual([]);
+    expect(msgids).toHaveLength(1);
+  });
+
+  it('has a row for every code', () => {
+    expect([...new Set(FAILURES.map(([f]) => f.code))].sort()).toEqual(
+      Object.keys(FAILURE_CODES).sort()
+    );
   });
 });
