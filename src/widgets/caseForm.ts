@@ -8,32 +8,10 @@ import { UUID } from '@lumino/coreutils';
 import { Widget } from '@lumino/widgets';
 
 import type { ILabelSets } from '../authoring/spec';
+import type { ICaseDetails } from '../model/authoringFlow';
 
-/** What the author filled in. */
-export interface ICaseFormValue {
-  /** Case name. */
-  name: string;
-  /** `label_root_cause`. */
-  rootCause: string;
-  /** `label_refined_exp_type`. */
-  crashType: string;
-  /** `label_ML_pipeline`. */
-  pipelineStage: string;
-  /** `label_if_ML_bug`. */
-  mlBug: string;
-  /** Library. */
-  library: string;
-  /** The written diagnosis. */
-  diagnosis: string;
-  /** Dataset title. */
-  datasetTitle: string;
-  /** Dataset licence. */
-  datasetLicense: string;
-  /** Dataset URL. */
-  datasetUrl: string;
-  /** Input files relative to the notebook's folder, one per line. */
-  data: string[];
-}
+/** What the author filled in (the authoring flow's case details). */
+export type ICaseFormValue = ICaseDetails;
 
 /**
  * The case form; `getValue()` is what Dialog returns.

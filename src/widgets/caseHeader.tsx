@@ -204,7 +204,7 @@ namespace Private {
                 {' '}
                 <button
                   type="button"
-                  className="jp-Junobench-crashLink"
+                  className="jp-Junobench-linkButton jp-Junobench-crashLink"
                   title={trans.__('Go to the crashing cell')}
                   onClick={showCrash}
                 >
