@@ -1,12 +1,15 @@
 """The kernel in the JunoBench container against the local pinned kernel, side by side.
 
     python scripts/benchmark-container.py [--starts 3] [--cells 200] [--json FILE]
+                                          [--reuse-verify NAME=REPORT.json]
 
 Measures, for each kernelspec, on real kernels:
   * kernel start: from the start request to the first answered kernel_info (median of --starts);
   * per-cell overhead: the round trip of a trivial cell (`pass`), median and p90 over --cells;
   * restart: one restart until the kernel answers again;
-  * verify: `junobench verify demo/casebook --kernel NAME --jobs 2`, wall time and cases passed.
+  * verify: `junobench verify demo/casebook --kernel NAME --jobs 2`, wall time and cases passed
+    (or, with --reuse-verify NAME=FILE, the time and verdicts of that command's report already run,
+    as scripts/test.sh's container verify step does, so the demo is not verified twice).
 
 The kernelspecs come from `.container-kernel/` (python -m jupyterlab_junobench.kernel install
 --container --kernel-prefix .container-kernel) and `.pinned-kernel/` (install --minimal
@@ -140,12 +143,37 @@ def verify_numbers(name: str, out: Path) -> dict[str, float]:
     return {"verify_s": wall, "verify_passed": passed, "verify_cases": total, "verify_exit": run.returncode}
 
 
+def reused_verify_numbers(report_path: Path) -> dict[str, float]:
+    """The numbers of a `junobench verify --json` report already written: its time and verdicts."""
+    report = json.loads(report_path.read_text())
+    cases = report.get("reports", [])
+    return {
+        "verify_s": float(report["seconds"]),
+        "verify_passed": sum(1 for c in cases if c.get("verdict") == "pass"),
+        "verify_cases": len(cases),
+        "verify_exit": 0,
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--starts", type=int, default=3)
     parser.add_argument("--cells", type=int, default=200)
     parser.add_argument("--json", default=str(REPO / "junobench-bench-container.json"))
+    parser.add_argument(
+        "--reuse-verify",
+        action="append",
+        default=[],
+        metavar="NAME=REPORT",
+        help="take kernel NAME's verify numbers from this `junobench verify --json` report (same command)",
+    )
     args = parser.parse_args()
+    reuse: dict[str, Path] = {}
+    for item in args.reuse_verify:
+        name, sep, report = item.partition("=")
+        if not sep or not Path(report).is_file():
+            parser.error(f"--reuse-verify {item!r}: expected NAME=REPORT with an existing report file")
+        reuse[name] = Path(report)
     paths = ensure_kernelspecs()
     os.environ["JUPYTER_PATH"] = os.pathsep.join(
         [str(p) for p in paths.values()] + [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
@@ -155,7 +183,10 @@ def main() -> int:
     results: dict[str, dict[str, float]] = {}
     for name in paths:
         numbers = asyncio.run(kernel_numbers(name, args.starts, args.cells, work))
-        numbers.update(verify_numbers(name, work / f"verify-{name}.json"))
+        if name in reuse:
+            numbers.update(reused_verify_numbers(reuse[name]))
+        else:
+            numbers.update(verify_numbers(name, work / f"verify-{name}.json"))
         results[name] = numbers
     rows = [
         ("kernel start (median, s)", "start_s", "{:.2f}"),
@@ -176,6 +207,8 @@ def main() -> int:
         )
     )
     Path(args.json).write_text(json.dumps(results, indent=1))
+    for name, report in reuse.items():
+        print(f"(verify numbers of {name} from {report}, the same command run by the test steps)")
     print(f"(written to {args.json})")
     return 0
 

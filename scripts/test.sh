@@ -67,26 +67,51 @@ if command -v podman >/dev/null 2>&1 || docker info >/dev/null 2>&1; then
 fi
 
 failed=()
-# The time per step, printed as a table at the end (set-up: everything before the first step).
+# The CPU seconds (user + system) that this script's finished children have used so far, in
+# $cpu_now. (`times` runs in this shell, not a subshell: a subshell has no children of its own.)
+cpu_file=$(mktemp)
+children_cpu() {
+  times > "$cpu_file"
+  cpu_now=$(awk 'NR == 2 {
+    n = 0
+    for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); n += p[1] * 60 + p[2] }
+    printf "%d", n
+  }' "$cpu_file")
+}
+# The time per step, printed as a table at the end (set-up: everything before the first step),
+# with the CPU seconds each step's processes used (two cores: at most twice its time).
 step_names=("set-up (apt, pip, npm, build)")
 step_times=("$SECONDS")
+children_cpu
+step_cpu=("$cpu_now")
 step_results=("ok")
-step() {
-  local name=$1; shift
+# Run one step: a test step (its failure fails the run) or, with kind "shown", a benchmark or an
+# informative run, whose numbers are printed and whose result is not counted.
+run_step() {
+  local kind=$1 name=$2; shift 2
   echo
   echo "================ $name ================"
-  local started=$SECONDS result=ok
+  local started=$SECONDS result=ok cpu_started
+  children_cpu
+  cpu_started=$cpu_now
   if "$@"; then
-    echo "---- $name: ok ($((SECONDS - started)) s)"
+    [ "$kind" = shown ] && result=shown
+  elif [ "$kind" = shown ]; then
+    result=shown
+    echo "(informative: $name could not run in full; not counted)"
   else
     result=FAILED
-    echo "---- $name: FAILED ($((SECONDS - started)) s)"
     failed+=("$name")
   fi
+  echo "---- $name: $result ($((SECONDS - started)) s)"
   step_names+=("$name")
   step_times+=("$((SECONDS - started))")
+  children_cpu
+  step_cpu+=("$((cpu_now - cpu_started))")
   step_results+=("$result")
 }
+step() { run_step test "$@"; }
+shown() { run_step shown "$@"; }
 
 step "lint (stylelint, prettier, eslint, ruff)" bash -c 'jlpm lint:check && python -m ruff check jupyterlab_junobench/probe.py tests/test_probe.py jupyterlab_junobench/container.py tests/test_container.py scripts/benchmark-container.py'
 if [ "$have_engine" = "1" ]; then
@@ -105,10 +130,8 @@ if [ "$have_engine" = "1" ]; then
 fi
 
 SHARED=../shared/junobench
-if [ -d "$SHARED/benchmark" ]; then
-  echo
-  echo "================ junobench verify (real JunoBench cases, informative) ================"
-  real_started=$SECONDS
+verify_real() {
+  local real_cases
   real_cases=$(ls "$SHARED/benchmark" | paste -sd, -)
   if [ "${JUNOBENCH_REAL_DEPS:-1}" = "1" ]; then
     # sklearn_3 imports tensorflow and catboost besides pandas/numpy/scikit-learn.
@@ -116,9 +139,9 @@ if [ -d "$SHARED/benchmark" ]; then
   fi
   node bin/junobench.js verify "$SHARED" --cases "$real_cases" --jobs 2 --json junobench-verify-real.json \
     || echo "(the real cases are reported, not required: see the table above)"
-  step_names+=("junobench verify (real JunoBench cases, informative)")
-  step_times+=("$((SECONDS - real_started))")
-  step_results+=("shown")
+}
+if [ -d "$SHARED/benchmark" ]; then
+  shown "junobench verify (real JunoBench cases, informative)" verify_real
 else
   echo "skipping the real JunoBench cases: $SHARED is absent"
 fi
@@ -129,28 +152,25 @@ step "check corpora up to date (make_check_corpus.py, make_fair_corpus.py --chec
 # cases in ../shared with our judgement of each (pass or fail must agree, 100%).
 step "check corpora (junobench check: mutation, fair, agents; 100% agreement)" node scripts/check-corpus.js --jobs 2 --json junobench-check-corpus.json
 
-step "sparse fetch benchmark (2 cases against a full clone of the fixture)" python scripts/benchmark-fetch.py
+shown "benchmark: sparse fetch of 2 cases against a full clone of the fixture" python scripts/benchmark-fetch.py
 
 step "wheel (installs without Node.js)" bash -c 'rm -rf dist && python -m build --wheel --no-isolation -o dist >/dev/null && JUNOBENCH_WHEEL="$(ls dist/*.whl | head -1)" python -m pytest tests/test_wheel.py -q -p no:cacheprovider'
 step "galata (browser tests)" bash scripts/ui-tests.sh
 
 if [ "$have_engine" = "1" ]; then
-  # A benchmark, not a test: it prints numbers and is not counted among the steps.
-  echo
-  echo "================ benchmark: container kernel against the pinned kernel (informative) ================"
-  bench_started=$SECONDS
-  python scripts/benchmark-container.py --starts 3 --cells 200 2>/dev/null || echo "(the container benchmark could not run)"
-  step_names+=("benchmark: container against pinned kernel (informative)")
-  step_times+=("$((SECONDS - bench_started))")
-  step_results+=("shown")
+  # The container's verify numbers come from the container verify step above (the same command).
+  shown "benchmark: container kernel against the pinned kernel" \
+    python scripts/benchmark-container.py --starts 3 --cells 200 --reuse-verify junobench-container=junobench-verify-container.json
 fi
 
 echo
 echo "================ time per step ================"
+printf '%8s  %8s  %-7s %s\n' time cpu result step
 for i in "${!step_names[@]}"; do
-  printf '%6s s  %-7s %s\n' "${step_times[$i]}" "${step_results[$i]}" "${step_names[$i]}"
+  printf '%6s s  %6s s  %-7s %s\n' "${step_times[$i]}" "${step_cpu[$i]}" "${step_results[$i]}" "${step_names[$i]}"
 done
-printf '%6s s  total\n' "$SECONDS"
+children_cpu
+printf '%6s s  %6s s  total\n' "$SECONDS" "$cpu_now"
 echo
 if [ ${#failed[@]} -gt 0 ]; then
   echo "FAILED: ${failed[*]}"
