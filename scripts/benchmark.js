@@ -22,6 +22,7 @@ const lib = path.join(__dirname, '..', 'lib-cli');
 const { startServer } = require(path.join(lib, 'cli/server.js'));
 const { loadLocalCasebook } = require(path.join(lib, 'cli/verify.js'));
 const { PlanRunner } = require(path.join(lib, 'kernel/runner.js'));
+const { renderRunStop } = require(path.join(lib, 'kernel/stop.js'));
 const { recordedPlan, topToBottomPlan } = require(path.join(lib, 'replay/plan.js'));
 const { checkNotebook } = require(path.join(lib, 'cli/check.js'));
 const { MemoryReferenceCache } = require(path.join(lib, 'kernel/repairCheck.js'));
@@ -99,7 +100,7 @@ async function runnerPerCell(nb, nodelay) {
     const result = await runner.run(recordedPlan(nb));
     const total = performance.now() - t;
     if (result.status !== 'completed') {
-      throw new Error(`benchmark notebook did not complete: ${result.message}`);
+      throw new Error(`benchmark notebook did not complete: ${renderRunStop(result.stop)}`);
     }
     await kernel.shutdown();
     return { total, perCell: total / nb.cells.length };

@@ -32,25 +32,44 @@ export function cellName(
     : __('cell %1 [%2]', cellIndex + 1, count);
 }
 
-/** A cell in a message: what a translated name needs, and its English name for JSON readers. */
+/**
+ * A cell in a message: what its name needs (`renderCell` says it; the command line's JSON adds
+ * the English name, `withCellNames`).
+ */
 export interface ICellRef {
   /** Index of the cell among all cells (0-based). */
   cellIndex: number;
   /** Its `[n]` prompt, or null when it has not run. */
   executionCount: number | null;
-  /** Its English name, e.g. `cell 7 [6]` (`cellName`). */
-  name: string;
 }
 
 /**
  * The reference to a cell that messages carry.
  */
 export function cellRef(cellIndex: number, count: number | null): ICellRef {
-  return {
-    cellIndex,
-    executionCount: count,
-    name: cellName(cellIndex, count)
-  };
+  return { cellIndex, executionCount: count };
+}
+
+/**
+ * A `JSON.stringify` replacer for the command line's JSON: each cell reference (an object of
+ * just `cellIndex` and `executionCount`) also gets its English name, e.g. `cell 7 [6]`, for
+ * readers of the JSON.
+ */
+export function cellNamesInJSON(key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return value;
+  }
+  const ref = value as Record<string, unknown>;
+  const keys = Object.keys(ref);
+  const count = ref.executionCount;
+  if (
+    keys.length === 2 &&
+    typeof ref.cellIndex === 'number' &&
+    (typeof count === 'number' || count === null)
+  ) {
+    return { ...ref, name: cellName(ref.cellIndex, count) };
+  }
+  return value;
 }
 
 /**

@@ -8,6 +8,7 @@ import * as path from 'path';
 
 import type { ServerConnection } from '@jupyterlab/services';
 
+import { cellNamesInJSON } from '../i18n';
 import { terminalSafe } from '../casebook/display';
 import { checkNotebookSize, parseNotebook } from '../casebook/notebook';
 import type { ICasebook } from '../casebook/types';
@@ -686,7 +687,7 @@ export async function batchCommand(
     await server?.stop();
   }
   if (jsonFile !== undefined) {
-    writeFileSync(jsonFile, JSON.stringify(report, null, 2));
+    writeFileSync(jsonFile, JSON.stringify(report, cellNamesInJSON, 2));
   }
   if (values.html !== undefined) {
     writeFileSync(values.html, batchHTML(report));

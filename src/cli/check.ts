@@ -29,6 +29,8 @@ import type {
 } from '../kernel/repairCheck';
 import { PlanRunner } from '../kernel/runner';
 import type { IRunResult } from '../kernel/runner';
+import { renderRunStop } from '../kernel/stop';
+import { renderFinding } from '../repair/findings';
 import type { INbCell, INotebookJSON } from '../replay/types';
 import { judgeCheck, planCheck, renderVerdict } from '../repair/check';
 import type {
@@ -103,8 +105,8 @@ export interface ICheckReport {
   findings: CheckFinding[];
   /** What the check relied on: alignment, execution evidence, the reference's effect. */
   evidence: ICheckEvidenceReport | null;
-  /** Guard findings. */
-  guard: IGuardFinding[];
+  /** Guard findings, each with its English sentence. */
+  guard: Array<IGuardFinding & { message: string }>;
   /** The target's latest live run. */
   live: LiveResult;
   /** Number of cells the fresh run planned. */
@@ -451,13 +453,16 @@ namespace Private {
       reasons: parts.failure ? [parts.failure, ...text.reasons] : text.reasons,
       findings: verdict.findings,
       evidence: parts.evidence,
-      guard: plan.guard,
+      guard: plan.guard.map(g => ({
+        ...g,
+        message: renderFinding(g.finding)
+      })),
       live: plan.live,
       plannedCells: plan.steps.length,
       run: run
         ? {
             status: run.status,
-            message: run.message,
+            message: renderRunStop(run.stop),
             cellsRun: run.steps.length,
             error: run.error ? `${run.error.ename}: ${run.error.evalue}` : null
           }

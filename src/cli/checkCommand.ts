@@ -6,6 +6,7 @@
 import * as path from 'path';
 import { parseArgs } from 'util';
 
+import { cellNamesInJSON } from '../i18n';
 import type { ICasebook } from '../casebook/types';
 import {
   BATCH_OPTIONS,
@@ -149,7 +150,7 @@ export async function checkCommand(args: string[]): Promise<number> {
       console.error(note);
     }
     if (values.json) {
-      console.log(JSON.stringify(report, null, 2));
+      console.log(JSON.stringify(report, cellNamesInJSON, 2));
     } else {
       console.log(formatCheckReport(report));
     }

@@ -30,8 +30,14 @@ import type { PlanRunner } from '../kernel/runner';
 import { describeSummary } from '../state/values';
 import { recordedPlan, topToBottomPlan } from '../replay/plan';
 import type { IReplayPlan } from '../replay/types';
-import { buildTimeline, explainCrash } from '../state/timeline';
-import type { IExplanation, ITimeline } from '../state/timeline';
+import {
+  buildTimeline,
+  explainCrash,
+  renderExplanationLine
+} from '../state/timeline';
+import { renderRunStop } from '../kernel/stop';
+import { cellName, cellNamesInJSON } from '../i18n';
+import type { IExplanation, ITimeline, ITimelineStep } from '../state/timeline';
 import {
   commandKernel,
   ENVIRONMENT_OPTION,
@@ -47,14 +53,22 @@ export const EXPLAIN_USAGE = `  junobench explain <casebook> <case> [--json] [--
                    ${ENVIRONMENT_USAGE}
                    [--server URL --token T [--server-root DIR]]`;
 
+/** A run's timeline as the command line gives it: how it ended and its cells, in English too. */
+export interface IExplainTimeline extends Omit<ITimeline, 'steps'> {
+  /** How the run ended, in English (`renderRunStop`). */
+  message: string;
+  /** The steps, each with its cell as the learner sees it, e.g. `cell 7 [6]` (`cellName`). */
+  steps: Array<ITimelineStep & { cell: string }>;
+}
+
 /** What `explain` reports for a case. */
 export interface IExplainReport {
   /** Case name. */
   case: string;
-  /** Why the recorded run crashed. */
-  explanation: IExplanation;
+  /** Why the recorded run crashed, with its sentences in English. */
+  explanation: IExplanation & { sentences: string[] };
   /** The timelines of the recorded and the top-to-bottom run. */
-  runs: { recorded: ITimeline; topToBottom: ITimeline };
+  runs: { recorded: IExplainTimeline; topToBottom: IExplainTimeline };
   /** The kernelspec both runs used. */
   kernel: string;
   /** Where the recorded run's kernel ran, as its probe says (null when the probe failed). */
@@ -152,10 +166,17 @@ export async function explainCase(
   const line = report
     ? report.summary
     : `environment: could not be probed: ${probeError}`;
+  const explanation = explainCrash(recorded, nb);
   return {
     case: c.name,
-    explanation: explainCrash(recorded, nb),
-    runs: { recorded, topToBottom },
+    explanation: {
+      ...explanation,
+      sentences: explanation.lines.map(l => renderExplanationLine(l))
+    },
+    runs: {
+      recorded: Private.inEnglish(recorded),
+      topToBottom: Private.inEnglish(topToBottom)
+    },
     kernel: chosen.kernel,
     environment: report?.environment ?? null,
     image: report?.image ?? null,
@@ -251,7 +272,9 @@ export async function explainCommand(args: string[]): Promise<number> {
       timeoutMs: Number(values.timeout) * 1000
     });
     console.log(
-      values.json ? JSON.stringify(report, null, 2) : formatExplanation(report)
+      values.json
+        ? JSON.stringify(report, cellNamesInJSON, 2)
+        : formatExplanation(report)
     );
     return 0;
   } finally {
@@ -283,4 +306,18 @@ export function formatExplanation(report: IExplainReport): string {
     }
   }
   return lines.join('\n');
+}
+
+namespace Private {
+  /** A timeline with its end and its cells said in English, for the command line and JSON readers. */
+  export function inEnglish(timeline: ITimeline): IExplainTimeline {
+    return {
+      ...timeline,
+      message: renderRunStop(timeline.stop),
+      steps: timeline.steps.map(step => ({
+        ...step,
+        cell: cellName(step.cellIndex, step.executionCount)
+      }))
+    };
+  }
 }

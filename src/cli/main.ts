@@ -5,6 +5,7 @@ import { writeFileSync } from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
 
+import { cellNamesInJSON } from '../i18n';
 import { terminalSafe } from '../casebook/display';
 import { runnability } from '../casebook/runnable';
 import type { ICase, ICasebook } from '../casebook/types';
@@ -222,7 +223,7 @@ async function verify(args: string[]): Promise<number> {
           environment,
           reports
         },
-        null,
+        cellNamesInJSON,
         2
       )
     );

@@ -18,7 +18,7 @@ import { DEFAULT_OUTPUT_LIMITS, OutputCap } from '../replay/outputs';
 import type { IOutputLimits } from '../replay/outputs';
 import { crashLineFromTraceback } from '../replay/plan';
 import type { INbOutput, IPlanStep, IReplayPlan } from '../replay/types';
-import { renderRunStop, stopFate, stopOf } from './stop';
+import { stopFate, stopOf } from './stop';
 import type { KernelFate, RunStatus, RunStop } from './stop';
 
 /** The error a cell raised, as the kernel reported it. */
@@ -83,10 +83,8 @@ export interface IRunResult {
   failedIndex: number | null;
   /** The first error met, when the run crashed. */
   error: ICellError | null;
-  /** Why the run ended, as a code with parameters (`renderRunStop`). */
+  /** Why the run ended, as a code with parameters (`renderRunStop` says it). */
   stop: RunStop;
-  /** The same in an English sentence, for the command line and JSON readers. */
-  message: string;
   /** Wall time of the whole run. */
   durationMs: number;
   /** What happened to the kernel, when the run stopped because of it. */
@@ -833,7 +831,6 @@ namespace Private {
       failedIndex,
       error,
       stop,
-      message: renderRunStop(stop),
       durationMs: now() - started,
       ...(fate ? { kernelFate: fate } : {})
     };

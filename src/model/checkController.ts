@@ -16,7 +16,7 @@ import type { IFreshKernel, IReferenceCache } from '../kernel/repairCheck';
 import { chdirCode } from '../kernel/snippets';
 import { readWorkingCopyMeta } from './workingCopy';
 import { readServerNotebook } from './workspace';
-import { renderVerdict } from '../repair/check';
+import { renderStatus } from '../repair/findings';
 import { hintLadder, nextHint } from '../repair/hints';
 import type { IHint } from '../repair/hints';
 import type { ICheckVerdict } from '../repair/check';
@@ -31,8 +31,6 @@ export interface ICheckState {
   verdict: ICheckVerdict | null;
   /** A sentence for people and screen readers: the verdict line, or what is happening. */
   message: string;
-  /** The verdict's reasons, translated, each once (the verdict line is not repeated). */
-  reasons: string[];
   /** Where the snapshot of the checked notebook was kept. */
   snapshotPath: string | null;
   /** The hints opened so far, in ladder order. */
@@ -89,7 +87,6 @@ export class CheckController {
       running: true,
       verdict: null,
       snapshotPath: null,
-      reasons: [],
       message: trans.__(
         'Checking your fix from a fresh kernel (and the reference fix, the first time)…'
       )
@@ -132,13 +129,15 @@ export class CheckController {
         exception: run.error ? `${run.error.ename}: ${run.error.evalue}` : null,
         snapshotPath
       });
-      const text = renderVerdict(verdict, trans.__.bind(trans));
       this._set({
         running: false,
         verdict,
         snapshotPath,
-        message: text.headline,
-        reasons: text.reasons
+        message: renderStatus(
+          verdict.status,
+          trans.__.bind(trans),
+          verdict.noted
+        )
       });
       return verdict;
     } catch (reason) {
@@ -283,7 +282,6 @@ export class CheckController {
     running: false,
     verdict: null,
     message: '',
-    reasons: [],
     snapshotPath: null,
     hints: [],
     hintsDone: false

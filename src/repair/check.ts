@@ -59,10 +59,8 @@ export type GuardFindingKind =
 export interface IGuardFinding {
   /** What was done to the target cell. */
   kind: GuardFindingKind;
-  /** The finding, as a code with parameters. */
+  /** The finding, as a code with parameters (`renderFinding` says it). */
   finding: CheckFinding;
-  /** A sentence for people (English). */
-  message: string;
 }
 
 /** How the target cell's latest run in the learner's live kernel ended. */
@@ -131,10 +129,8 @@ export interface ICheckVerdict {
   noted: boolean;
   /** The grade: solved, solved with differences noted, not solved, or not checked. */
   grade: CheckGrade;
-  /** What the check found, most important first, each once. */
+  /** What the check found, most important first, each once (`renderVerdict` says them). */
   findings: CheckFinding[];
-  /** The findings as English sentences (the command line's words). */
-  reasons: string[];
 }
 
 /**
@@ -821,13 +817,13 @@ namespace Private {
   ];
 
   /**
-   * A guard finding with its English sentence.
+   * A guard finding.
    */
   export function finding(
     kind: GuardFindingKind,
     f: CheckFinding
   ): IGuardFinding {
-    return { kind, finding: f, message: renderFinding(f, english) };
+    return { kind, finding: f };
   }
 
   /**
@@ -1180,8 +1176,7 @@ namespace Private {
         : NOT_CHECKED.has(status)
           ? 'not-checked'
           : 'not-solved',
-      findings,
-      reasons: findings.map(f => renderFinding(f, english))
+      findings
     };
   }
 }

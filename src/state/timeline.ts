@@ -8,7 +8,7 @@ import type { IRunResult } from '../kernel/runner';
 import type { RunStop } from '../kernel/stop';
 import { describeSummary } from './values';
 import type { ChangeKind, IValueSummary } from './values';
-import { cellName, cellRef, english, renderCell, renderCells } from '../i18n';
+import { cellRef, english, renderCell, renderCells } from '../i18n';
 import type { ICellRef, Translate } from '../i18n';
 import { sourceText, stripMarkers } from '../replay/plan';
 import type { INotebookJSON } from '../replay/types';
@@ -34,8 +34,6 @@ export interface ITimelineStep {
   cellIndex: number;
   /** Its `[n]` prompt in the replayed notebook, or null when it has none. */
   executionCount: number | null;
-  /** The cell as the learner sees it, in English: `cell 7 [6]` (`cellName`). */
-  cell: string;
   /** 1, or 2 for the second run of a `[reexecute]` cell. */
   run: 1 | 2;
   /** The error the step raised, if any. */
@@ -52,10 +50,8 @@ export interface ITimeline {
   steps: ITimelineStep[];
   /** Every name that changed, in order of first change. */
   names: string[];
-  /** How the run ended (`renderRunStop`). */
+  /** How the run ended (`renderRunStop` says it). */
   stop: RunStop;
-  /** The same in English, for the command line and JSON readers. */
-  message: string;
 }
 
 /**
@@ -77,7 +73,6 @@ export function buildTimeline(
       index,
       cellIndex: r.step.cellIndex,
       executionCount: r.step.executionCount,
-      cell: cellName(r.step.cellIndex, r.step.executionCount),
       run: r.step.run,
       error: r.error
         ? { ename: r.error.ename, evalue: r.error.evalue, line: r.error.line }
@@ -85,7 +80,7 @@ export function buildTimeline(
       changes
     };
   });
-  return { order, steps, names, stop: run.stop, message: run.message };
+  return { order, steps, names, stop: run.stop };
 }
 
 /** One entry of a name's history. */
@@ -159,10 +154,8 @@ export type ExplanationLine =
 export interface IExplanation {
   /** Which rule explained it. */
   kind: 'name-error' | 'after-reexecution' | 'state' | 'no-crash';
-  /** The sentences as codes with parameters, most important first. */
+  /** The sentences as codes with parameters, most important first (`renderExplanationLine`). */
   lines: ExplanationLine[];
-  /** The same sentences in English (the command line's words). */
-  sentences: string[];
   /** The names involved. */
   names: string[];
 }
@@ -184,7 +177,6 @@ export function explainCrash(
   ): IExplanation => ({
     kind,
     lines,
-    sentences: lines.map(l => renderExplanationLine(l)),
     names
   });
   const crash = timeline.steps.find(s => s.error);

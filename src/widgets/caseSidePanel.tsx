@@ -372,9 +372,9 @@ namespace Private {
       environmentShown:
         !!drift && (drift.differences.length > 0 || drift.python !== null)
     };
-    const reasons = c.verdict
-      ? c.verdict.findings.map(f => renderFinding(f, __, context))
-      : c.reasons;
+    const reasons = (c.verdict?.findings ?? []).map(f =>
+      renderFinding(f, __, context)
+    );
     return (
       <div className="jp-Junobench-verdictSection">
         <p

@@ -194,7 +194,11 @@ namespace Private {
       crash?.error
         ? trans.__(
             '%1 raised %2: %3',
-            crash.cell,
+            cellName(
+              crash.cellIndex,
+              crash.executionCount,
+              trans.__.bind(trans)
+            ),
             crash.error.ename,
             crash.error.evalue
           )

@@ -22,6 +22,7 @@ import type { INotebookJSON } from '../../src/replay/types';
 import { runCli, serverArgs } from './capture';
 import { demoNotebook } from '../replay/notebooks';
 import { cellName } from '../../src/i18n';
+import type { ICellRef } from '../../src/i18n';
 
 jest.setTimeout(180000);
 
@@ -263,7 +264,9 @@ describe('junobench check', () => {
         report.evidence?.target?.cell,
         report.evidence?.referenceTarget,
         ...report.findings.flatMap(f => ('cell' in f ? [f.cell] : []))
-      ].filter(c => c !== undefined && c !== null);
+      ].filter(c => c !== undefined && c !== null) as Array<
+        ICellRef & { name: string }
+      >;
       expect(cells.length).toBeGreaterThan(1);
       for (const c of cells) {
         expect(c.name).toBe(cellName(c.cellIndex, c.executionCount));

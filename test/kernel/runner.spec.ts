@@ -1,6 +1,7 @@
 /**
  * The kernel runner against a real Jupyter server and a real Python kernel.
  */
+import { renderRunStop } from '../../src/kernel/stop';
 import {
   KernelAPI,
   KernelManager,
@@ -136,7 +137,7 @@ describe('PlanRunner', () => {
     );
     expect(result.status).toBe('timeout');
     expect(result.failedIndex).toBe(0);
-    expect(result.message).toContain('1.5 s');
+    expect(renderRunStop(result.stop)).toContain('1.5 s');
     expect(result.stop).toEqual({
       code: 'timeout',
       cell: cellRef(0, 1),
@@ -173,7 +174,9 @@ describe('PlanRunner', () => {
     expect(result.status).toBe('kernel-died');
     expect(result.kernelFate).toBe('died');
     expect(result.failedIndex).toBe(1);
-    expect(result.message).toContain('The kernel died while running cell 2');
+    expect(renderRunStop(result.stop)).toContain(
+      'The kernel died while running cell 2'
+    );
     expect(result.stop).toMatchObject({ code: 'kernel', fate: 'died' });
   });
 
@@ -194,7 +197,7 @@ describe('PlanRunner', () => {
       plainPlan(['print("x" in dir())']),
       { setupCode: 'import os' }
     );
-    expect(again.message).toBe('All 1 cells ran without error.');
+    expect(renderRunStop(again.stop)).toBe('All 1 cells ran without error.');
     expect(String(again.steps[0].outputs[0].text)).toBe('False\n');
   });
 
@@ -227,7 +230,7 @@ describe('PlanRunner', () => {
     expect(result.status).toBe('kernel-died');
     expect(result.kernelFate).toBe('shut-down');
     expect(result.failedIndex).toBe(1);
-    expect(result.message).toMatch(/shut down/);
+    expect(renderRunStop(result.stop)).toMatch(/shut down/);
     expect(result.durationMs).toBeLessThan(20000);
   });
 
@@ -241,7 +244,7 @@ describe('PlanRunner', () => {
     const result = await runner.run(plainPlan(['import time\ntime.sleep(60)']));
     expect(result.status).toBe('kernel-died');
     expect(result.kernelFate).toBe('shut-down');
-    expect(result.message).toContain(
+    expect(renderRunStop(result.stop)).toContain(
       'The kernel was shut down while running cell 1'
     );
   });
@@ -274,7 +277,7 @@ describe('PlanRunner', () => {
     expect(result.status).toBe('kernel-died');
     expect(result.kernelFate).toBe('restarted');
     expect(result.failedIndex).toBe(1);
-    expect(result.message).toMatch(/restarted/);
+    expect(renderRunStop(result.stop)).toMatch(/restarted/);
     expect(result.durationMs).toBeLessThan(20000);
   });
 
@@ -294,7 +297,9 @@ describe('PlanRunner', () => {
     expect(result.kernelFate).toBe('unresponsive');
     expect(result.failedIndex).toBe(0);
     expect(result.steps).toHaveLength(1);
-    expect(result.message).toMatch(/did not respond to the interrupt/);
+    expect(renderRunStop(result.stop)).toMatch(
+      /did not respond to the interrupt/
+    );
     expect(result.stop).toMatchObject({
       code: 'kernel',
       fate: 'unresponsive',
@@ -317,7 +322,9 @@ describe('PlanRunner', () => {
     );
     expect(result.status).toBe('interrupted');
     expect(result.kernelFate).toBe('unresponsive');
-    expect(result.message).toMatch(/did not respond to the interrupt/);
+    expect(renderRunStop(result.stop)).toMatch(
+      /did not respond to the interrupt/
+    );
     expect(result.durationMs).toBeLessThan(15000);
   });
 

@@ -18,6 +18,7 @@ import { NBTestUtils } from '@jupyterlab/testutils';
 import { nullTranslator } from '@jupyterlab/translation';
 import { SessionContextDialogs } from '@jupyterlab/apputils';
 
+import { renderVerdict } from '../../src/repair/check';
 import { loadLocalCasebook } from '../../src/cli/verify';
 import { CheckController } from '../../src/model/checkController';
 import { ReplayController } from '../../src/model/replayController';
@@ -216,9 +217,10 @@ describe('ReplayController and CheckController', () => {
       const broken = await checker.check();
       expect(broken?.passed).toBe(false);
       expect(checker.state.message).toMatch(/^Not solved/);
-      expect(checker.state.reasons.length).toBeGreaterThan(0);
+      const reasons = renderVerdict(checker.state.verdict!).reasons;
+      expect(reasons.length).toBeGreaterThan(0);
       // The verdict line is not repeated among the reasons.
-      expect(checker.state.reasons).not.toContain(checker.state.message);
+      expect(reasons).not.toContain(checker.state.message);
 
       // The learner types the reference fix of the crashing cell.
       const fixed = JSON.parse(

@@ -98,7 +98,6 @@ function fakeRun(plan: ICheckPlan, fresh: 'clean' | 'fails'): IRunResult {
         failedIndex: index,
         error,
         stop: stopOf('crashed', steps.length, null, error),
-        message: 'crashed',
         durationMs: 1
       };
     }
@@ -109,7 +108,6 @@ function fakeRun(plan: ICheckPlan, fresh: 'clean' | 'fails'): IRunResult {
     failedIndex: null,
     error: null,
     stop: stopOf('completed', steps.length, null, null),
-    message: 'ok',
     durationMs: 1
   };
 }
@@ -351,7 +349,7 @@ describe('planCheck and judgeCheck', () => {
       );
       expect(verdict.status).toBe(status);
       expect(verdict.passed).toBe(passed);
-      expect(verdict.reasons.length).toBeGreaterThan(0);
+      expect(renderVerdict(verdict).reasons.length).toBeGreaterThan(0);
     }
   );
 
@@ -506,7 +504,7 @@ describe('planCheck and judgeCheck', () => {
     expect(plan.guard.map(g => g.kind)).toEqual(['reference-unaligned']);
     const verdict = judgeCheck(plan, fakeRun(plan, 'clean'), options);
     expect(verdict).toMatchObject({ passed: false, status: 'unaligned' });
-    expect(verdict.reasons[0]).toMatch(
+    expect(renderVerdict(verdict).reasons[0]).toMatch(
       /No cell of the reference fix matches the crashing cell 5 \[3\]/
     );
   });

@@ -337,7 +337,6 @@ function runWith(
       null,
       failAfterTarget ? steps[steps.length - 1].error : null
     ),
-    message: '',
     durationMs: 1
   };
 }

@@ -6,10 +6,12 @@ import type { IRunResult, IStepResult } from '../../src/kernel/runner';
 import {
   buildTimeline,
   explainCrash,
-  nameHistory
+  nameHistory,
+  renderExplanationLine
 } from '../../src/state/timeline';
 import type { INotebookJSON } from '../../src/replay/types';
 import { stopOf } from '../../src/kernel/stop';
+import { cellName } from '../../src/i18n';
 
 const NB: INotebookJSON = {
   cells: [
@@ -91,7 +93,6 @@ function run(steps: IStepResult[]): IRunResult {
       null,
       failed >= 0 ? steps[failed].error : null
     ),
-    message: '',
     durationMs: 1
   };
 }
@@ -129,7 +130,9 @@ describe('buildTimeline and nameHistory', () => {
   );
 
   it('names steps as the learner sees the cells, runs counted', () => {
-    expect(timeline.steps.map(s => [s.cell, s.run])).toEqual([
+    expect(
+      timeline.steps.map(s => [cellName(s.cellIndex, s.executionCount), s.run])
+    ).toEqual([
       ['cell 1 [1]', 1],
       ['cell 2 [2]', 1],
       ['cell 3 [4]', 1],
@@ -152,10 +155,10 @@ describe('buildTimeline and nameHistory', () => {
     const e = explainCrash(timeline, NB);
     expect(e.kind).toBe('after-reexecution');
     expect(e.names).toEqual(['df']);
-    expect(e.sentences[1]).toBe(
+    expect(e.lines.map(l => renderExplanationLine(l))[1]).toBe(
       'cell 3 [4] ran twice (step 4 is its second run).'
     );
-    expect(e.sentences[2]).toMatch(
+    expect(e.lines.map(l => renderExplanationLine(l))[2]).toMatch(
       /^`df` last changed at step 3 \(cell 3 \[4\], its first run\): pandas.DataFrame \(10, 2\) columns id, a → pandas.DataFrame \(10, 1\) columns a\.$/
     );
   });
@@ -173,7 +176,7 @@ describe('buildTimeline and nameHistory', () => {
     );
     const e = explainCrash(t, NB);
     expect(e.kind).toBe('name-error');
-    expect(e.sentences).toContain(
+    expect(e.lines.map(l => renderExplanationLine(l))).toContain(
       '`model` is defined in cell 5 [ ], which never ran before the crash.'
     );
   });

@@ -73,7 +73,6 @@ function run(
     failedIndex: failed,
     error,
     stop: stopOf(status, results.length, null, error),
-    message: status,
     durationMs: 3
   };
 }
@@ -132,7 +131,6 @@ function runOn(
       null,
       failed === null ? null : results[failed].error
     ),
-    message: status,
     durationMs: 3
   };
 }

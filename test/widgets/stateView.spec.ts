@@ -38,7 +38,6 @@ function step(
     index,
     cellIndex: index,
     executionCount: index + 1,
-    cell: `cell ${index + 1} [${index + 1}]`,
     run: 1,
     error,
     changes
@@ -78,15 +77,13 @@ function timeline(count: number): ITimeline {
     order: 'recorded',
     steps,
     names,
-    stop: { code: 'completed', count },
-    message: ''
+    stop: { code: 'completed', count }
   };
 }
 
 const WHY: IExplanation = {
   kind: 'name-error',
   lines: [{ code: 'defined-nowhere', name: 'df' }],
-  sentences: [],
   names: ['df']
 };
 
