@@ -45,7 +45,11 @@ export const workingCopiesPlugin: JupyterFrontEndPlugin<IWorkingCopies> = {
     });
     // Each working copy's cells show the running step and the crash.
     copies.added.connect((_, { panel, replay }) => {
-      const marks = new CellMarks({ panel, replay });
+      const marks = new CellMarks({
+        panel,
+        replay,
+        trans
+      });
       panel.disposed.connect(() => marks.dispose());
     });
     tracker.widgetAdded.connect((_, panel) => copies.track(panel));

@@ -5,15 +5,19 @@
 import type { Cell } from '@jupyterlab/cells';
 import type { CodeMirrorEditor } from '@jupyterlab/codemirror';
 import type { NotebookPanel } from '@jupyterlab/notebook';
+import { nullTranslator } from '@jupyterlab/translation';
+import type { TranslationBundle } from '@jupyterlab/translation';
 import type { IDisposable } from '@lumino/disposable';
 import { Signal } from '@lumino/signaling';
 
+import { TRANSLATION_DOMAIN } from '../i18n';
 import type { IReplayState, ReplayController } from '../model/replayController';
 import {
   crashLineExtension,
   hasCrashLineField,
   setCrashLine
 } from './crashLine';
+import type { ICrashLine } from './crashLine';
 
 /** The class of the cell a replay is running. */
 const RUNNING_CLASS = 'jp-Junobench-runningCell';
@@ -30,6 +34,7 @@ export class CellMarks implements IDisposable {
    */
   constructor(options: CellMarks.IOptions) {
     this._panel = options.panel;
+    this._trans = options.trans ?? nullTranslator.load(TRANSLATION_DOMAIN);
     const replay = options.replay;
     this._phase = replay.state.phase;
     replay.stateChanged.connect(this._onStateChanged, this);
@@ -96,7 +101,10 @@ export class CellMarks implements IDisposable {
     }
     widget.addClass(CRASH_CLASS);
     if (state.crashLine !== null) {
-      Private.markLine(widget, state.crashLine);
+      Private.markLine(widget, {
+        line: state.crashLine,
+        title: this._trans.__('The crash happened on this line')
+      });
     }
   }
 
@@ -116,6 +124,7 @@ export class CellMarks implements IDisposable {
   }
 
   private _panel: NotebookPanel;
+  private _trans: TranslationBundle;
   private _phase: IReplayState['phase'];
   private _running: Cell | null = null;
   private _shownResult: IReplayState['result'] = null;
@@ -132,6 +141,8 @@ export namespace CellMarks {
     panel: NotebookPanel;
     /** The working copy's replay model. */
     replay: ReplayController;
+    /** The words of the crash line's tooltip (English without them). */
+    trans?: TranslationBundle;
   }
 }
 
@@ -140,7 +151,7 @@ namespace Private {
    * Mark a 1-based line of a cell's editor as the crash line and put the
    * cursor there, or take the mark off (null).
    */
-  export function markLine(widget: Cell, line: number | null): void {
+  export function markLine(widget: Cell, line: ICrashLine | null): void {
     const editor = widget.editor as CodeMirrorEditor | null;
     const view = editor?.editor;
     if (!editor || !view) {
@@ -154,7 +165,7 @@ namespace Private {
     }
     view.dispatch({ effects: setCrashLine.of(line) });
     if (line !== null) {
-      editor.setCursorPosition({ line: line - 1, column: 0 });
+      editor.setCursorPosition({ line: line.line - 1, column: 0 });
     }
   }
 }

@@ -6,15 +6,16 @@ import type { Extension } from '@codemirror/state';
 import { Decoration, EditorView } from '@codemirror/view';
 import type { DecorationSet } from '@codemirror/view';
 
-/** Set the crash line (1-based) or clear it (null). */
-export const setCrashLine = StateEffect.define<number | null>();
+/** The crash line (1-based) and its tooltip, in the learner's language. */
+export interface ICrashLine {
+  line: number;
+  title: string;
+}
 
-const crashLineDecoration = Decoration.line({
-  class: 'jp-Junobench-crashLine',
-  attributes: { title: 'The crash happened on this line' }
-});
+/** Set the crash line or clear it (null). */
+export const setCrashLine = StateEffect.define<ICrashLine | null>();
 
-const crashLineField = StateField.define<number | null>({
+const crashLineField = StateField.define<ICrashLine | null>({
   create: () => null,
   update(value, tr) {
     for (const effect of tr.effects) {
@@ -26,12 +27,15 @@ const crashLineField = StateField.define<number | null>({
   },
   provide: field =>
     EditorView.decorations.compute([field, 'doc'], (state): DecorationSet => {
-      const line = state.field(field);
-      if (line === null || line < 1 || line > state.doc.lines) {
+      const crash = state.field(field);
+      if (crash === null || crash.line < 1 || crash.line > state.doc.lines) {
         return Decoration.none;
       }
       return Decoration.set([
-        crashLineDecoration.range(state.doc.line(line).from)
+        Decoration.line({
+          class: 'jp-Junobench-crashLine',
+          attributes: { title: crash.title }
+        }).range(state.doc.line(crash.line).from)
       ]);
     })
 });

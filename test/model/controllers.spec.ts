@@ -127,7 +127,12 @@ describe('ReplayController and CheckController', () => {
     const controller = new ReplayController({ panel, timeoutMs: 60000, trans });
     // Disposed in `finally`, which the rule reads as a conditional path.
     // eslint-disable-next-line jupyter/require-disposable-ownership
-    const marks = new CellMarks({ panel, replay: controller });
+    // The tooltip's words come from the translator it is given.
+    const shouting = {
+      ...trans,
+      __: (text: string) => text.toUpperCase()
+    } as typeof trans;
+    const marks = new CellMarks({ panel, replay: controller, trans: shouting });
     const marked = (name: string) =>
       panel.content.widgets.flatMap((w, i) =>
         w.hasClass(`jp-Junobench-${name}`) ? [i + 1] : []
@@ -155,8 +160,10 @@ describe('ReplayController and CheckController', () => {
       expect(controller.state.crashLine).not.toBeNull();
       const crashed = panel.content.widgets[crashCell! - 1];
       expect(
-        crashed.node.querySelector('.jp-Junobench-crashLine')
-      ).not.toBeNull();
+        crashed.node
+          .querySelector('.jp-Junobench-crashLine')
+          ?.getAttribute('title')
+      ).toBe('THE CRASH HAPPENED ON THIS LINE');
       expect(crashed.editor?.getCursorPosition().line).toBe(
         controller.state.crashLine! - 1
       );
