@@ -26,6 +26,11 @@ A *case spec* (JSON) says what to write::
 
 Names follow the loader's rules (letters, digits, ``_``, ``.``, ``-``; no ``..``);
 every path written is checked to stay inside the casebook folder.
+
+What goes wrong is an :class:`AuthoringError` with a code and parameters (its
+``to_json``), and a warning is the same shape: ``renderWriterProblem`` in
+src/authoring/writerProblems.ts words them for the UI (translated) and for
+``junobench add``; the English here is for logs and ``str``.
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
-from .names import name_problem
+from .names import describe_name_problem, name_problem
 
 try:  # POSIX: writers in other processes (junobench add) wait for each other too
     import fcntl
@@ -99,7 +104,26 @@ def casebook_lock(casebook: Path) -> Iterator[None]:
 
 
 class AuthoringError(Exception):
-    """Bad input for the writer: the message names the file or case and what is wrong."""
+    """Bad input for the writer: a code and its parameters; the message is their English, for logs."""
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+    @property
+    def problem(self) -> dict[str, Any]:
+        """The code with its parameters, ``{"code", ...params}``."""
+        return {"code": self.code, **self.params}
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"code", ...params, "message"}``, as the command line answers."""
+        return {**self.problem, "message": str(self)}
+
+
+def _warning(code: str, message: str, **params: Any) -> dict[str, Any]:
+    """A warning of a write, the shape of an error: ``{"code", ...params, "message"}``."""
+    return {"code": code, **params, "message": message}
 
 
 @dataclass
@@ -109,7 +133,7 @@ class WriteResult:
     case: str
     files: list[str] = field(default_factory=list)
     backups: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[dict[str, Any]] = field(default_factory=list)
     updated: bool = False
 
     def to_json(self) -> dict[str, Any]:
@@ -133,27 +157,44 @@ def check_case_name(name: object) -> str:
     problem = name_problem(name)
     if problem is not None:
         raise AuthoringError(
-            f"case name {json.dumps(name)} {problem} (only letters, digits, \"_\", \".\" and "
-            "\"-\" are allowed, and no \"..\")"
+            "bad-case-name",
+            f"case name {json.dumps(name)} cannot be used: {describe_name_problem(problem)} (only letters, "
+            "digits, \"_\", \".\" and \"-\" are allowed, and no \"..\")",
+            name=name if isinstance(name, (str, int, float, bool)) or name is None else str(name),
+            problem=problem,
         )
     return str(name)
 
 
-def relative_part(path: object, what: str) -> str:
-    """A relative POSIX path with no ``..``, backslash, NUL or absolute start, normalised."""
+#: The English of the paths :func:`relative_part` checks, by field (the code's ``field``).
+_PATH_FIELDS = {"casebook": "casebook path", "notebook-folder": "notebook folder", "data": "case {case}: data path"}
+
+
+def relative_part(path: object, field: str, case: str | None = None) -> str:
+    """A relative POSIX path with no ``..``, backslash, NUL or absolute start, normalised.
+
+    ``field`` names the path in a refusal: ``casebook``, ``notebook-folder``
+    or ``data`` (a data path of ``case``).
+    """
+    about: dict[str, Any] = {"field": field, "path": path if isinstance(path, str) else None}
+    if case is not None:
+        about["case"] = case
+    what = f"{_PATH_FIELDS[field].format(case=case)} {json.dumps(about['path'])}"
     if not isinstance(path, str) or path.strip() == "":
-        raise AuthoringError(f"{what} {json.dumps(path)} is empty")
+        raise AuthoringError("path-empty", f"{what} is empty", **about)
     if "\0" in path:
-        raise AuthoringError(f"{what} {json.dumps(path)} contains a NUL byte")
+        raise AuthoringError("path-nul", f"{what} contains a NUL byte", **about)
     if "\\" in path:
-        raise AuthoringError(f"{what} {json.dumps(path)} contains a backslash")
+        raise AuthoringError("path-backslash", f"{what} contains a backslash", **about)
     if path.startswith("/") or re.match(r"^[A-Za-z]:", path):
-        raise AuthoringError(f"{what} {json.dumps(path)} is an absolute path; give it relative to the notebook's folder")
+        raise AuthoringError(
+            "path-absolute", f"{what} is an absolute path; give it relative to the notebook's folder", **about
+        )
     parts = [p for p in path.split("/") if p not in ("", ".")]
     if ".." in parts:
-        raise AuthoringError(f"{what} {json.dumps(path)} has a \"..\" segment: it would leave its folder")
+        raise AuthoringError("path-dot-dot", f"{what} has a \"..\" segment: it would leave its folder", **about)
     if not parts:
-        raise AuthoringError(f"{what} {json.dumps(path)} names no file")
+        raise AuthoringError("path-no-file", f"{what} names no file", **about)
     return "/".join(parts)
 
 
@@ -162,7 +203,13 @@ def inside(root: Path, relative: str) -> Path:
     base = root.resolve()
     target = (base / relative).resolve()
     if target != base and base not in target.parents:
-        raise AuthoringError(f"{relative} resolves to {target}, outside {base}; nothing was written")
+        raise AuthoringError(
+            "outside",
+            f"{relative} resolves to {target}, outside {base}; nothing was written",
+            path=relative,
+            target=str(target),
+            root=str(base),
+        )
     return target
 
 
@@ -178,15 +225,21 @@ def new_casebook(root: Path) -> WriteResult:
     anything besides hidden files (a casebook starts empty).
     """
     if (root / DESCRIPTOR).exists():
-        raise AuthoringError(f"{root} already holds {DESCRIPTOR}: it is a casebook already")
+        raise AuthoringError(
+            "already-casebook", f"{root} already holds {DESCRIPTOR}: it is a casebook already",
+            folder=str(root), file=DESCRIPTOR,
+        )
     if root.exists():
         if not root.is_dir():
-            raise AuthoringError(f"{root} exists and is not a folder")
+            raise AuthoringError("not-a-folder", f"{root} exists and is not a folder", folder=str(root))
         others = [p.name for p in root.iterdir() if not p.name.startswith(".")]
         if others:
             raise AuthoringError(
+                "folder-not-empty",
                 f"{root} is not empty ({', '.join(sorted(others)[:5])}); a new casebook starts in an "
-                "empty or new folder"
+                "empty or new folder",
+                folder=str(root),
+                entries=sorted(others)[:5],
             )
     root.mkdir(parents=True, exist_ok=True)
     (root / BENCHMARK).mkdir(exist_ok=True)
@@ -234,14 +287,17 @@ def write_case(spec: dict[str, Any], casebook: Path, data_root: Optional[Path]) 
 
 def _write_case(spec: dict[str, Any], casebook: Path, data_root: Optional[Path]) -> WriteResult:
     if not isinstance(spec, dict):
-        raise AuthoringError("the case spec must be a JSON object")
+        raise AuthoringError("spec-not-object", "the case spec must be a JSON object")
     case = check_case_name(spec.get("case"))
     update = bool(spec.get("update", False))
     casebook = Path(casebook)
     if not (casebook / DESCRIPTOR).is_file():
         raise AuthoringError(
+            "not-a-casebook",
             f"{casebook} has no {DESCRIPTOR}: it is not a casebook (create one with "
-            "\"New JunoBench Casebook…\" or `junobench new`)"
+            "\"New JunoBench Casebook…\" or `junobench new`)",
+            folder=str(casebook),
+            file=DESCRIPTOR,
         )
     folder_rel = f"{BENCHMARK}/{case}"
     folder = inside(casebook, folder_rel)
@@ -254,16 +310,27 @@ def _write_case(spec: dict[str, Any], casebook: Path, data_root: Optional[Path])
             f"row {existing_row} of {DESCRIPTOR}" if existing_row is not None else f"the folder {folder_rel}"
         )
         raise AuthoringError(
+            "case-exists",
             f"case {case} already exists in {casebook} ({where}); choose another name or update it "
-            "(--update)"
+            "(--update)",
+            case=case,
+            casebook=str(casebook),
+            row=existing_row,
+            file=DESCRIPTOR,
+            folder=folder_rel,
         )
     result = WriteResult(case=case, updated=existing_row is not None or folder.exists())
     traceback, shortened = fit_traceback(row["traceback"])
     if shortened:
-        result.warnings.append(
+        result.warnings.append(_warning(
+            "traceback-shortened",
             f"the traceback of {case} is longer than an xlsx cell holds ({MAX_CELL_CHARS} "
-            f"characters); {shortened} line(s) were left out or cut in {DESCRIPTOR}"
-        )
+            f"characters); {shortened} line(s) were left out or cut in {DESCRIPTOR}",
+            case=case,
+            limit=MAX_CELL_CHARS,
+            lines=shortened,
+            file=DESCRIPTOR,
+        ))
     row = {**row, "traceback": traceback}
     diagnosis = spec.get("diagnosis")
     diagnosis = diagnosis if isinstance(diagnosis, str) else ""
@@ -311,7 +378,10 @@ def set_draft(casebook: Path, case: str, reason: object) -> Optional[str]:
     case = check_case_name(case)
     folder = inside(casebook, f"{BENCHMARK}/{case}")
     if not folder.is_dir():
-        raise AuthoringError(f"case {case} has no folder {BENCHMARK}/{case} in {casebook}")
+        raise AuthoringError(
+            "no-case-folder", f"case {case} has no folder {BENCHMARK}/{case} in {casebook}",
+            case=case, folder=f"{BENCHMARK}/{case}", casebook=str(casebook),
+        )
     draft = folder / DRAFT_FILE
     if isinstance(reason, str) and reason.strip():
         _write_text_atomic(
@@ -332,7 +402,10 @@ def write_fixed(casebook: Path, case: str, notebook: object) -> WriteResult:
     folder_rel = f"{BENCHMARK}/{case}"
     folder = inside(casebook, folder_rel)
     if not folder.is_dir():
-        raise AuthoringError(f"case {case} has no folder {folder_rel} in {casebook}")
+        raise AuthoringError(
+            "no-case-folder", f"case {case} has no folder {folder_rel} in {casebook}",
+            case=case, folder=folder_rel, casebook=str(casebook),
+        )
     nb = _check_notebook(notebook, f"{case}_fixed.ipynb")
     name = _notebook_name(case, "fixed")
     _write_text_atomic(folder / name, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
@@ -479,7 +552,10 @@ def _diagnoses_sheet(wb, path: Path):
         None,
     ) or next((s for s in wb.worksheets if _has_instance(s)), None)
     if ws is None:
-        raise AuthoringError(f"{path.name} has no sheet with an \"instance\" column; it was left as it is")
+        raise AuthoringError(
+            "no-instance-sheet", f"{path.name} has no sheet with an \"instance\" column; it was left as it is",
+            file=path.name,
+        )
     return ws
 
 
@@ -489,7 +565,10 @@ def _load(path: Path):
     try:
         return load_workbook(path)
     except Exception as err:  # openpyxl raises many kinds for a corrupt file
-        raise AuthoringError(f"{path.name} is not a readable .xlsx file ({err}); it was left as it is") from err
+        raise AuthoringError(
+            "not-xlsx", f"{path.name} is not a readable .xlsx file ({err}); it was left as it is",
+            file=path.name, detail=str(err),
+        ) from err
 
 
 def _descriptor_sheet(wb, path: Path):
@@ -498,7 +577,9 @@ def _descriptor_sheet(wb, path: Path):
         header_row = _header_row(ws)
         if header_row is not None and "nb_name" in [_cell_text(c.value).lower() for c in ws[header_row]]:
             return ws, header_row
-    raise AuthoringError(f"{path.name} has no sheet with an nb_name column; it was left as it is")
+    raise AuthoringError(
+        "no-name-sheet", f"{path.name} has no sheet with an nb_name column; it was left as it is", file=path.name
+    )
 
 
 def _header_row(ws) -> Optional[int]:
@@ -561,8 +642,13 @@ def _xlsx_text(value: object, column: str, file: str) -> object:
     text = _ILLEGAL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(value))
     if len(text) > MAX_CELL_CHARS:
         raise AuthoringError(
+            "cell-too-long",
             f"the {column} of this case is {len(text)} characters long; an xlsx cell holds at most "
-            f"{MAX_CELL_CHARS}, so nothing was written ({file} is left as it is)"
+            f"{MAX_CELL_CHARS}, so nothing was written ({file} is left as it is)",
+            column=column,
+            length=len(text),
+            limit=MAX_CELL_CHARS,
+            file=file,
         )
     return text
 
@@ -628,7 +714,7 @@ def _notebook_name(case: str, kind: str) -> str:
 
 def _check_notebooks(notebooks: object, case: str) -> dict[str, dict[str, Any]]:
     if not isinstance(notebooks, dict) or not isinstance(notebooks.get("reproduced"), dict):
-        raise AuthoringError(f"case {case}: the spec has no reproduced notebook")
+        raise AuthoringError("no-reproduced", f"case {case}: the spec has no reproduced notebook", case=case)
     out = {}
     for kind in ("original", "reproduced", "fixed"):
         nb = notebooks.get(kind)
@@ -640,55 +726,76 @@ def _check_notebooks(notebooks: object, case: str) -> dict[str, dict[str, Any]]:
 
 def _check_notebook(nb: object, name: str) -> dict[str, Any]:
     if not isinstance(nb, dict):
-        raise AuthoringError(f"{name}: not a notebook (a JSON object)")
+        raise AuthoringError("not-a-notebook", f"{name}: not a notebook (a JSON object)", file=name)
     if nb.get("nbformat") != 4:
-        raise AuthoringError(f"{name}: nbformat {nb.get('nbformat')!r} is not 4")
+        found = nb.get("nbformat")
+        found = found if isinstance(found, (str, int, float, bool)) or found is None else str(found)
+        raise AuthoringError(
+            "nbformat", f"{name}: nbformat {json.dumps(found)} is not 4", file=name, nbformat=found
+        )
     cells = nb.get("cells")
     if not isinstance(cells, list) or not all(isinstance(c, dict) and "cell_type" in c for c in cells):
-        raise AuthoringError(f"{name}: \"cells\" is not a list of cells")
+        raise AuthoringError("cells", f"{name}: \"cells\" is not a list of cells", file=name)
     return nb
 
 
 def _check_row(row: object, case: str) -> dict[str, Any]:
     if not isinstance(row, dict):
-        raise AuthoringError(f"case {case}: the spec has no descriptor row")
+        raise AuthoringError("no-row", f"case {case}: the spec has no descriptor row", case=case)
     for key in ("ename", "evalue"):
         if not isinstance(row.get(key), str) or (key == "ename" and not row[key].strip()):
-            raise AuthoringError(f"case {case}: the recorded exception has no {key}")
+            raise AuthoringError(
+                "no-exception-field", f"case {case}: the recorded exception has no {key}", case=case, field=key
+            )
     traceback = row.get("traceback")
     if not isinstance(traceback, list) or not all(isinstance(t, str) for t in traceback):
-        raise AuthoringError(f"case {case}: the traceback must be a list of strings")
+        raise AuthoringError("traceback-type", f"case {case}: the traceback must be a list of strings", case=case)
     row = dict(row)
     row["traceback"] = [_ANSI.sub("", t) for t in traceback]
     datasets = row.get("datasets") or []
     if not isinstance(datasets, list) or not all(isinstance(d, dict) for d in datasets):
-        raise AuthoringError(f"case {case}: datasets must be a list of {{title, license, url}}")
+        raise AuthoringError(
+            "datasets-type", f"case {case}: datasets must be a list of {{title, license, url}}", case=case
+        )
     for key in (*LABEL_COLUMNS, "NotebookUrl"):
         if row.get(key) is not None and not isinstance(row.get(key), str):
-            raise AuthoringError(f"case {case}: {key} must be text")
+            raise AuthoringError("label-type", f"case {case}: {key} must be text", case=case, column=key)
     return row
 
 
 def _check_data(paths: object, data_root: Optional[Path], case: str) -> list[tuple[Path, str]]:
     if not isinstance(paths, list):
-        raise AuthoringError(f"case {case}: data must be a list of paths")
+        raise AuthoringError("data-type", f"case {case}: data must be a list of paths", case=case)
     if paths and data_root is None:
-        raise AuthoringError(f"case {case}: data files were given without the folder they are relative to")
+        raise AuthoringError(
+            "data-without-root",
+            f"case {case}: data files were given without the folder they are relative to",
+            case=case,
+        )
     reserved = {f"{case}.ipynb", f"{case}_reproduced.ipynb", f"{case}_fixed.ipynb", "readme.md", DRAFT_FILE.lower()}
     out: list[tuple[Path, str]] = []
     for raw in paths:
-        rel = relative_part(raw, f"case {case}: data path")
+        rel = relative_part(raw, "data", case)
         if rel.lower() in reserved:
-            raise AuthoringError(f"case {case}: data path {rel} would overwrite the case's own {rel}")
+            raise AuthoringError(
+                "data-reserved", f"case {case}: data path {rel} would overwrite the case's own {rel}",
+                case=case, path=rel,
+            )
         assert data_root is not None
         root = data_root.resolve()
         source = data_root / rel
         resolved = source.resolve()
         if root not in resolved.parents:
             # Symbolic links may point anywhere: copy only what really lives in the folder.
-            raise AuthoringError(f"case {case}: data path {rel} resolves to {resolved}, outside {root}")
+            raise AuthoringError(
+                "data-outside", f"case {case}: data path {rel} resolves to {resolved}, outside {root}",
+                case=case, path=rel, target=str(resolved), root=str(root),
+            )
         if not source.exists():
-            raise AuthoringError(f"case {case}: data file {rel} does not exist in {data_root}")
+            raise AuthoringError(
+                "data-missing", f"case {case}: data file {rel} does not exist in {data_root}",
+                case=case, path=rel, folder=str(data_root),
+            )
         if source.is_dir():
             for child in sorted(source.rglob("*")):
                 child_rel = child.relative_to(data_root).as_posix()
@@ -696,12 +803,16 @@ def _check_data(paths: object, data_root: Optional[Path], case: str) -> list[tup
                     continue
                 if root not in child.resolve().parents:
                     raise AuthoringError(
-                        f"case {case}: data file {child_rel} resolves to {child.resolve()}, outside {root}"
+                        "data-outside",
+                        f"case {case}: data path {child_rel} resolves to {child.resolve()}, outside {root}",
+                        case=case, path=child_rel, target=str(child.resolve()), root=str(root),
                     )
                 out.append((child, child_rel))
             continue
         if not source.is_file():
-            raise AuthoringError(f"case {case}: data path {rel} is not a regular file")
+            raise AuthoringError(
+                "data-not-file", f"case {case}: data path {rel} is not a regular file", case=case, path=rel
+            )
         out.append((source, rel))
     return out
 
@@ -746,20 +857,26 @@ def main(argv: Optional[list[str]] = None) -> int:
             path = set_draft(Path(args.casebook), args.case, args.reason)
             result = {"case": args.case, "draft": path}
     except AuthoringError as err:
-        print(json.dumps({"ok": False, "error": str(err)}))
+        print(json.dumps({"ok": False, "error": err.to_json()}, ensure_ascii=False))
         return 2
     except OSError as err:
-        print(json.dumps({"ok": False, "error": f"{err.filename or ''}: {err.strerror or err}"}))
+        print(json.dumps({"ok": False, "error": write_failed(err).to_json()}, ensure_ascii=False))
         return 2
     print(json.dumps({"ok": True, **result}, ensure_ascii=False))
     return 0
+
+
+def write_failed(err: OSError) -> AuthoringError:
+    """A write the operating system refused, as the error the command line and the server answer."""
+    detail = f"{err.filename}: {err.strerror or err}" if err.filename else str(err.strerror or err)
+    return AuthoringError("write-failed", f"could not write: {detail}", detail=detail)
 
 
 def _read_stdin_json() -> Any:
     try:
         return json.loads(sys.stdin.buffer.read().decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as err:
-        raise AuthoringError(f"the spec on stdin is not JSON: {err}") from err
+        raise AuthoringError("stdin-not-json", f"the spec on stdin is not JSON: {err}", detail=str(err)) from err
 
 
 if __name__ == "__main__":  # pragma: no cover

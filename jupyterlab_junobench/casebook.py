@@ -25,7 +25,16 @@ _copy_lock = threading.Lock()
 
 
 class DemoFolderConflict(Exception):
-    """The demo folder name is taken by something that is not a casebook."""
+    """The demo folder name is taken by something that is not a casebook.
+
+    ``code`` is ``demo-folder-taken`` or ``demo-folder-appeared`` (the client
+    words it; the message is English for logs), ``folder`` the name.
+    """
+
+    def __init__(self, code: str, folder: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.folder = folder
 
 
 @dataclass(frozen=True)
@@ -79,6 +88,8 @@ def ensure_demo_copy(source: Path, root_dir: Path, folder: str) -> DemoCopy:
         if target.exists() or target.is_symlink():
             if not is_casebook(target):
                 raise DemoFolderConflict(
+                    "demo-folder-taken",
+                    folder,
                     f"'{folder}' already exists in the server root and is not a JunoBench "
                     f"casebook (no {DESCRIPTOR}); it was left untouched. Rename or move it, "
                     "or set c.JunobenchExtension.demo_folder to another name."
@@ -89,7 +100,9 @@ def ensure_demo_copy(source: Path, root_dir: Path, folder: str) -> DemoCopy:
             staged = staging / folder
             _copy_tree(source, staged)
             if target.exists() or target.is_symlink():  # created meanwhile by someone else
-                raise DemoFolderConflict(f"'{folder}' appeared while the demo was being copied.")
+                raise DemoFolderConflict(
+                    "demo-folder-appeared", folder, f"'{folder}' appeared while the demo was being copied."
+                )
             os.rename(staged, target)
         finally:
             shutil.rmtree(staging, ignore_errors=True)

@@ -1,4 +1,11 @@
-"""REST handlers of the JunoBench server extension, under ``<base_url>junobench/``."""
+"""REST handlers of the JunoBench server extension, under ``<base_url>junobench/``.
+
+The server says what is wrong as a code with parameters and leaves the words
+to the client (``renderServerProblem`` in src/model/serverProblems.ts, which
+JupyterLab translates): an error body is ``{"code", ...params, "message"}``,
+``message`` being English for logs and ``curl``; the reason ``fetch-source``
+gives is the same shape.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +22,7 @@ from tornado import web
 
 from . import authoring
 from .casebook import DemoFolderConflict, bundled_casebook, ensure_demo_copy
-from .names import name_problem
+from .names import describe_name_problem, name_problem
 from .sparse import FetchError, Progress, fetch_cases, find_copy, read_marker
 from .tree import TreeError, list_tree
 
@@ -23,6 +30,26 @@ if TYPE_CHECKING:
     from tornado.web import Application
 
     from .config import JunobenchExtension
+
+
+class Refusal(web.HTTPError):
+    """An HTTP error the client words itself: a code and its parameters, with English for logs."""
+
+    def __init__(self, status: int, code: str, message: str, **params: Any) -> None:
+        # The English goes to Tornado's log as an argument, never as a format.
+        super().__init__(status, "%s", message)
+        self.code = code
+        self.params = params
+        self.message = message
+
+    def to_json(self) -> dict[str, Any]:
+        """The error body: ``{"code", ...params, "message"}``."""
+        return {"code": self.code, **self.params, "message": self.message}
+
+
+def _authoring_refusal(err: authoring.AuthoringError) -> Refusal:
+    """A writer's refusal as a 400 (code ``authoring``, the writer's own code in ``problem``)."""
+    return Refusal(400, "authoring", str(err), problem=err.problem)
 
 
 class _JunobenchHandler(APIHandler):
@@ -34,12 +61,23 @@ class _JunobenchHandler(APIHandler):
         """Keep the extension settings passed at registration."""
         self.extension = extension
 
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        """A :class:`Refusal` as its JSON body (``reason`` kept, as jupyter_server writes it)."""
+        exc_info = kwargs.get("exc_info")
+        err = exc_info[1] if exc_info else None
+        if not isinstance(err, Refusal):
+            super().write_error(status_code, **kwargs)
+            return
+        self.set_header("Content-Type", "application/json")
+        self.log.warning("wrote error: %r", err.message)
+        self.finish(json.dumps({**err.to_json(), "reason": err.reason}))
+
     def local_root(self) -> Path:
         """The server's contents root on disk; 404 when the contents are not on a local disk."""
         manager = self.contents_manager
         root_dir = getattr(manager, "root_dir", None)
         if not root_dir or not getattr(manager, "_get_os_path", None):
-            raise web.HTTPError(404, "This server's contents are not on a local disk.")
+            raise Refusal(404, "no-local-root", "This server's contents are not on a local disk.")
         return Path(root_dir).expanduser().resolve()
 
 
@@ -81,7 +119,7 @@ class DemoCasebookHandler(_JunobenchHandler):
         ext = self.extension
         source = bundled_casebook(ext.demo_source)
         if source is None:
-            raise web.HTTPError(404, "No demo casebook is bundled with jupyterlab_junobench.")
+            raise Refusal(404, "no-demo", "No demo casebook is bundled with jupyterlab_junobench.")
         root = Path(getattr(self.contents_manager, "root_dir", None) or self.settings["server_root_dir"])
         loop = asyncio.get_running_loop()
         try:
@@ -89,10 +127,13 @@ class DemoCasebookHandler(_JunobenchHandler):
                 None, ensure_demo_copy, source, root.expanduser(), ext.demo_folder
             )
         except DemoFolderConflict as err:
-            raise web.HTTPError(409, str(err)) from err
+            raise Refusal(409, err.code, str(err), folder=err.folder) from err
         except OSError as err:
-            raise web.HTTPError(
-                500, f"Could not copy the demo casebook into the server root: {err}"
+            raise Refusal(
+                500,
+                "demo-copy-failed",
+                f"Could not copy the demo casebook into the server root: {err}",
+                detail=str(err),
             ) from err
         self.finish(json.dumps({"path": copy.path, "created": copy.created, "cases": copy.cases}))
 
@@ -118,9 +159,9 @@ class TreeHandler(_JunobenchHandler):
                 ),
             )
         except TreeError as err:
-            raise web.HTTPError(400, str(err)) from err
+            raise Refusal(400, err.code, str(err), path=err.path) from err
         except FileNotFoundError as err:
-            raise web.HTTPError(404, str(err)) from err
+            raise Refusal(404, "no-folder", str(err), path=path) from err
         self.finish(json.dumps(tree))
 
 
@@ -129,28 +170,25 @@ class _AuthoringHandler(_JunobenchHandler):
 
     auth_resource = "contents"
 
-    def local_path(self, server_path: object, what: str) -> Path:
-        """A server path (``a/b``, '' for the root) as a local path that stays inside the root."""
+    def local_path(self, server_path: object, field: str) -> Path:
+        """A server path (``a/b``, '' for the root) as a local path that stays inside the root.
+
+        ``field`` names the path in a refusal (``casebook``, ``notebook-folder``).
+        """
         if not isinstance(server_path, str):
-            raise web.HTTPError(400, f"{what} must be a server path (text)")
+            raise Refusal(400, "not-a-server-path", f"the {field} must be a server path (text)", field=field)
         root = self.local_root()
         if server_path.strip("/") == "":
             return root
         try:
-            rel = authoring.relative_part(server_path.strip("/"), what)
+            rel = authoring.relative_part(server_path.strip("/"), field)
             return authoring.inside(root, rel)
         except authoring.AuthoringError as err:
-            raise web.HTTPError(400, str(err)) from err
+            raise _authoring_refusal(err) from err
 
     def body(self) -> dict[str, Any]:
         """The JSON body of the request, as an object."""
-        try:
-            value = json.loads(self.request.body or b"{}")
-        except ValueError as err:
-            raise web.HTTPError(400, f"the request body is not JSON: {err}") from err
-        if not isinstance(value, dict):
-            raise web.HTTPError(400, "the request body must be a JSON object")
-        return value
+        return _json_body(self.request.body)
 
     def writer_call(self, body: dict[str, Any]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
         """The writer function and its arguments for a request body (each route's own)."""
@@ -165,9 +203,10 @@ class _AuthoringHandler(_JunobenchHandler):
         try:
             result = await loop.run_in_executor(None, fn, *args)
         except authoring.AuthoringError as err:
-            raise web.HTTPError(400, str(err)) from err
+            raise _authoring_refusal(err) from err
         except OSError as err:
-            raise web.HTTPError(500, f"could not write: {err}") from err
+            failed = authoring.write_failed(err)
+            raise Refusal(500, "authoring", str(failed), problem=failed.problem) from err
         answer = result.to_json() if isinstance(result, authoring.WriteResult) else {"draft": result}
         self.finish(json.dumps({"ok": True, **answer}))
 
@@ -177,9 +216,11 @@ class NewCasebookHandler(_AuthoringHandler):
 
     def writer_call(self, body: dict[str, Any]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
         """Create the folder, ``benchmark/`` and the two descriptor workbooks."""
-        path = self.local_path(body.get("path"), "casebook path")
+        path = self.local_path(body.get("path"), "casebook")
         if path == self.local_root():
-            raise web.HTTPError(400, "a new casebook needs a folder of its own, not the server root")
+            raise Refusal(
+                400, "casebook-is-root", "a new casebook needs a folder of its own, not the server root"
+            )
         return authoring.new_casebook, (path,)
 
 
@@ -188,8 +229,8 @@ class CaseHandler(_AuthoringHandler):
 
     def writer_call(self, body: dict[str, Any]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
         """Write the case folder and its rows (see :func:`authoring.write_case`)."""
-        casebook = self.local_path(body.get("casebook"), "casebook path")
-        data_root = self.local_path(body.get("dataRoot", ""), "notebook folder")
+        casebook = self.local_path(body.get("casebook"), "casebook")
+        data_root = self.local_path(body.get("dataRoot", ""), "notebook-folder")
         return authoring.write_case, (body.get("spec"), casebook, data_root)
 
 
@@ -198,7 +239,7 @@ class FixedHandler(_AuthoringHandler):
 
     def writer_call(self, body: dict[str, Any]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
         """Write ``<case>_fixed.ipynb``."""
-        casebook = self.local_path(body.get("casebook"), "casebook path")
+        casebook = self.local_path(body.get("casebook"), "casebook")
         return authoring.write_fixed, (casebook, body.get("case"), body.get("notebook"))
 
 
@@ -207,8 +248,19 @@ class DraftHandler(_AuthoringHandler):
 
     def writer_call(self, body: dict[str, Any]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
         """Write DRAFT.md with the reason, or remove it when the reason is null."""
-        casebook = self.local_path(body.get("casebook"), "casebook path")
+        casebook = self.local_path(body.get("casebook"), "casebook")
         return authoring.set_draft, (casebook, body.get("case"), body.get("reason"))
+
+
+def _json_body(raw: bytes | None) -> dict[str, Any]:
+    """A request body as a JSON object; 400 (``body-not-json``, ``body-not-object``) otherwise."""
+    try:
+        value = json.loads(raw or b"{}")
+    except ValueError as err:
+        raise Refusal(400, "body-not-json", f"the request body is not JSON: {err}", detail=str(err)) from err
+    if not isinstance(value, dict):
+        raise Refusal(400, "body-not-object", "the request body must be a JSON object")
+    return value
 
 
 def _casebook_copy(root: Path, path: str) -> tuple[Path, Path | None]:
@@ -218,17 +270,36 @@ def _casebook_copy(root: Path, path: str) -> tuple[Path, Path | None]:
     path or a symbolic link.
     """
     parts = PurePosixPath(path.strip("/")).parts if path.strip("/") else ()
+    leaves = Refusal(
+        400, "path-outside-root", f"Refusing the casebook path {json.dumps(path)}: it leaves the server root.", path=path
+    )
     if any(p in {"..", "."} for p in parts) or "\\" in path:
-        raise web.HTTPError(400, f"Refusing the casebook path {path!r}: it leaves the server root.")
+        raise leaves
     folder = root.joinpath(*parts).resolve()
     if folder != root and root not in folder.parents:
-        raise web.HTTPError(400, f"Refusing the casebook path {path!r}: it leaves the server root.")
+        raise leaves
     if not folder.is_dir():
-        raise web.HTTPError(404, f"No casebook folder {path!r} under the server root.")
+        raise Refusal(404, "no-folder", f"No casebook folder {json.dumps(path)} under the server root.", path=path)
     copy = find_copy(folder, root)
     if copy is not None and folder not in {copy, copy / "JunoBench"}:
         copy = None
     return folder, copy
+
+
+def _fetch_off() -> Refusal:
+    """Fetching is off (``c.JunobenchExtension.allow_fetch``)."""
+    return Refusal(403, "fetch-off", "Fetching cases is turned off on this server (c.JunobenchExtension.allow_fetch).")
+
+
+def _not_fetched_copy(path: str) -> Refusal:
+    """The casebook at ``path`` is not a copy made by ``junobench fetch --cases``."""
+    return Refusal(
+        409,
+        "not-fetched-copy",
+        f"The casebook {json.dumps(path)} was not made by `junobench fetch --cases`, so the panel cannot fetch its "
+        "missing cases; fetch them with `junobench fetch <folder> --cases ...`.",
+        path=path,
+    )
 
 
 class FetchSourceHandler(_JunobenchHandler):
@@ -239,19 +310,20 @@ class FetchSourceHandler(_JunobenchHandler):
     @web.authenticated
     @authorized("read", resource="contents")
     def get(self) -> None:
-        """Return ``{"allowed", "fetchable", "source", "cases", "reason"}``."""
+        """Return ``{"allowed", "fetchable", "source", "cases", "reason"}``.
+
+        ``reason`` is null, or why not as ``{"code", ...params, "message"}``:
+        ``fetch-off``, or ``not-fetched-copy`` with the ``path``.
+        """
         root = self.local_root()
         path = self.get_query_argument("path", "")
         _folder, copy = _casebook_copy(root, path)
         marker = read_marker(copy) if copy is not None else None
         reason = None
         if not self.extension.allow_fetch:
-            reason = "Fetching cases is turned off on this server (c.JunobenchExtension.allow_fetch)."
+            reason = _fetch_off().to_json()
         elif marker is None:
-            reason = (
-                "This casebook was not made by `junobench fetch --cases`, so the panel cannot fetch "
-                "its missing cases; fetch them with `junobench fetch <folder> --cases ...`."
-            )
+            reason = _not_fetched_copy(path).to_json()
         self.finish(
             json.dumps(
                 {
@@ -282,32 +354,32 @@ class FetchCaseHandler(_JunobenchHandler):
         """Start the fetch; 403 when off, 400 for a bad request, 409 when not possible here."""
         ext = self.extension
         if not ext.allow_fetch:
-            raise web.HTTPError(
-                403, "Fetching cases is turned off on this server (c.JunobenchExtension.allow_fetch)."
-            )
-        try:
-            body = json.loads(self.request.body or b"{}")
-        except ValueError as err:
-            raise web.HTTPError(400, f"The request body is not JSON: {err}") from err
+            raise _fetch_off()
+        body = _json_body(self.request.body)
         path, case = body.get("path"), body.get("case")
         if not isinstance(path, str) or not isinstance(case, str):
-            raise web.HTTPError(400, 'Expected {"path": <casebook path>, "case": <case name>}.')
+            raise Refusal(400, "fetch-request", 'Expected {"path": <casebook path>, "case": <case name>}.')
         problem = name_problem(case)
         if problem is not None:
-            raise web.HTTPError(400, f"{case!r} is not a case name: it {problem}.")
+            raise Refusal(
+                400,
+                "bad-case-name",
+                f"{json.dumps(case, ensure_ascii=False)} is not a case name: {describe_name_problem(problem)}.",
+                name=case,
+                problem=problem,
+            )
         root = self.local_root()
         _folder, copy = _casebook_copy(root, path)
         if copy is None:
-            raise web.HTTPError(
-                409,
-                f"The casebook {path!r} was not made by `junobench fetch --cases`; the panel can only "
-                "fetch cases into such a copy.",
-            )
+            raise _not_fetched_copy(path)
         jobs = ext.fetch_jobs
         for job in jobs.values():
             if job["copy"] == str(copy) and job["state"] == "running":
-                raise web.HTTPError(
-                    409, f"A fetch of {job['case']} is still running in this casebook; wait for it."
+                raise Refusal(
+                    409,
+                    "fetch-running",
+                    f"A fetch of {job['case']} is still running in this casebook; wait for it.",
+                    case=job["case"],
                 )
         job_id = uuid.uuid4().hex
         job: dict[str, Any] = {
@@ -333,10 +405,11 @@ class FetchCaseHandler(_JunobenchHandler):
             try:
                 summary = fetch_cases(copy, [case], progress=report)
             except FetchError as err:
-                job.update(state="failed", error=str(err))
+                job.update(state="failed", error=err.to_json())
             except Exception as err:  # noqa: BLE001 - the panel must hear of any failure
                 self.log.exception("junobench: fetching %s failed", case)
-                job.update(state="failed", error=f"{type(err).__name__}: {err}")
+                detail = f"{type(err).__name__}: {err}"
+                job.update(state="failed", error={"code": "unexpected", "detail": detail, "message": detail})
             else:
                 data = summary.to_json()
                 job.update(
@@ -351,7 +424,12 @@ class FetchCaseHandler(_JunobenchHandler):
 
 
 class FetchJobHandler(_JunobenchHandler):
-    """``GET /junobench/fetch-jobs/<id>``: how a fetch started by the panel stands."""
+    """``GET /junobench/fetch-jobs/<id>``: how a fetch started by the panel stands.
+
+    A failed job's ``error`` is ``{"code", ...params, "message"}``: the
+    fetcher's code (``unknown-case``, ``busy``, ``source-unreachable``, …) or
+    ``unexpected``, with English for logs.
+    """
 
     auth_resource = "contents"
 
@@ -361,7 +439,7 @@ class FetchJobHandler(_JunobenchHandler):
         """Return the job (state, phase, percent, detail, error, summary); 404 when unknown."""
         job = self.extension.fetch_jobs.get(job_id)
         if job is None:
-            raise web.HTTPError(404, f"No fetch {job_id!r} on this server.")
+            raise Refusal(404, "no-fetch-job", f"No fetch {job_id!r} on this server.", id=job_id)
         self.finish(json.dumps({k: v for k, v in job.items() if k != "copy"}))
 
 

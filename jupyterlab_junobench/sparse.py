@@ -42,7 +42,7 @@ from typing import Any
 from collections.abc import Callable
 from urllib.request import pathname2url
 
-from .names import name_problem
+from .names import describe_name_problem, name_problem
 
 #: Where a copy records how it was made, inside its ``.git`` folder.
 MARKER = "junobench-fetch.json"
@@ -61,11 +61,20 @@ LFS_POINTER = b"version https://git-lfs.github.com/spec/"
 
 
 class FetchError(Exception):
-    """A fetch that cannot go on: a sentence naming what is wrong, and a code for programs."""
+    """A fetch that cannot go on: a code and its parameters for programs, and the English of both.
 
-    def __init__(self, message: str, code: str = "fetch-failed") -> None:
+    The panel words the code (``renderFetchJobProblem`` in src/model/fetchProblems.ts);
+    the message is English for logs and ``junobench fetch``.
+    """
+
+    def __init__(self, message: str, code: str = "fetch-failed", **params: Any) -> None:
         super().__init__(message)
         self.code = code
+        self.params = params
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"code", ...params, "message"}``."""
+        return {"code": self.code, **self.params, "message": str(self)}
 
 
 @dataclass
@@ -146,9 +155,12 @@ def fetch_cases(
         problem = name_problem(name)
         if problem is not None:
             raise FetchError(
-                f"{name!r} is not a case name: it {problem} (a case name is one folder name of letters, "
-                "digits, '_', '.' and '-').",
+                f"{json.dumps(name, ensure_ascii=False)} is not a case name: {describe_name_problem(problem)} "
+                "(a case name is one folder "
+                "name of letters, digits, '_', '.' and '-').",
                 "bad-case-name",
+                name=name,
+                problem=problem,
             )
     require_git()
     target = Path(dest).expanduser().resolve()
@@ -170,7 +182,7 @@ def fetch_cases(
             files += git.output(["ls-tree", "--name-only", commit, "JunoBench/"]).splitlines()
         prefix = _casebook_prefix(files)
         if prefix is None:
-            raise FetchError(not_junobench(state["source"]), "not-junobench")
+            raise FetchError(not_junobench(state["source"]), "not-junobench", source=state["source"])
         bench = f"{prefix}benchmark/"
         listed = git.output(["ls-tree", "-d", "--name-only", commit, bench]).splitlines()
         available = sorted(p[len(bench):] for p in listed if p.startswith(bench))
@@ -180,6 +192,10 @@ def fetch_cases(
                 f"{state['source']} has no case folder {', '.join(unknown)} "
                 f"(it has {len(available)} case folders under {bench}).",
                 "unknown-case",
+                source=state["source"],
+                cases=unknown,
+                available=len(available),
+                folder=bench,
             )
         before = list(state.get("cases", []))
         wanted = sorted(set(before) | set(requested))
@@ -251,7 +267,9 @@ def clone_url(source: str) -> str:
         return source
     local = Path(source).expanduser().resolve()
     if not local.exists():
-        raise FetchError(f"the source {source} does not exist (not a URL, and no such local folder).", "no-source")
+        raise FetchError(
+            f"the source {source} does not exist (not a URL, and no such local folder).", "source-missing", source=source
+        )
     return "file://" + pathname2url(str(local))
 
 
@@ -275,7 +293,11 @@ def _open_copy(target: Path, source: str | None) -> tuple[dict[str, Any], bool]:
         if source is not None and clone_url(source) != state.get("url"):
             raise FetchError(
                 f"{target} is a copy of {state['source']}, not of {source}: fetch into another folder, "
-                "or leave out the source to add cases to this copy."
+                "or leave out the source to add cases to this copy.",
+                "other-source",
+                dest=str(target),
+                recorded=state["source"],
+                source=source,
             )
         return state, True
     if source is None:
@@ -283,6 +305,8 @@ def _open_copy(target: Path, source: str | None) -> tuple[dict[str, Any], bool]:
             f"{target} is not a copy made by junobench fetch (no .git/{MARKER}): give the source to "
             "fetch from.",
             "no-source",
+            dest=str(target),
+            marker=f".git/{MARKER}",
         )
     check_dest(target)
     url = clone_url(source)
@@ -317,7 +341,10 @@ def _locked(target: Path) -> Iterator[None]:
                 path.unlink(missing_ok=True)
                 continue
             raise FetchError(
-                f"another fetch is running in {target} (lock {path}); wait for it to finish.", "busy"
+                f"another fetch is running in {target} (lock {path}); wait for it to finish.",
+                "busy",
+                dest=str(target),
+                lock=str(path),
             ) from None
         with os.fdopen(fd, "w") as handle:
             handle.write(str(os.getpid()))
@@ -431,12 +458,15 @@ def check_dest(target: Path) -> bool:
     if not target.exists():
         return False
     if not target.is_dir():
-        raise FetchError(f"{target} exists and is not a folder: choose another destination.", "dest-not-folder")
+        raise FetchError(
+            f"{target} exists and is not a folder: choose another destination.", "dest-not-folder", dest=str(target)
+        )
     if any(target.iterdir()):
         raise FetchError(
             f"{target} exists and is not empty (and is not a copy made by junobench fetch): choose "
             "a new folder (or empty this one) to fetch into.",
             "dest-not-empty",
+            dest=str(target),
         )
     return True
 
@@ -501,7 +531,14 @@ class Git:
             self._base() + args, capture_output=True, text=True, env=self.env, timeout=self.timeout
         )
         if done.returncode != 0:
-            raise FetchError(f"git {args[0]} failed in {self.cwd}: {_last_lines(done.stderr)}", "git-failed")
+            detail = _last_lines(done.stderr)
+            raise FetchError(
+                f"git {args[0]} failed in {self.cwd}: {detail}",
+                "git-failed",
+                command=f"git {args[0]}",
+                folder=str(self.cwd),
+                detail=detail,
+            )
         return done.stdout
 
     def ok(self, args: list[str]) -> bool:
@@ -566,11 +603,15 @@ class Git:
                         f"{what} got no answer within {self.timeout:.0f} s; the source may be unreachable "
                         "(there may be no network here).",
                         "timeout",
+                        step=what,
+                        seconds=round(self.timeout),
                     )
             code = proc.wait(timeout=max(1.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             proc.kill()
-            raise FetchError(f"{what} did not finish within {self.timeout:.0f} s.", "timeout") from None
+            raise FetchError(
+                f"{what} did not finish within {self.timeout:.0f} s.", "unfinished", step=what, seconds=round(self.timeout)
+            ) from None
         except BaseException:
             # An interruption (Ctrl-C) stops git too; the next fetch resumes.
             proc.kill()
@@ -578,11 +619,14 @@ class Git:
             raise
         tail = (tail + "\n" + buffer.decode("utf-8", "replace")).strip()
         if code != 0:
+            detail = _last_lines(tail) or f"exit code {code}"
             raise FetchError(
-                f"{what} failed ({_last_lines(tail) or f'exit code {code}'}). The source may be "
+                f"{what} failed ({detail}). The source may be "
                 "unreachable or not a git repository (there may be no network here; check the URL, "
                 "or give a local copy as the source).",
-                "git-failed",
+                "source-unreachable",
+                step=what,
+                detail=detail,
             )
 
 

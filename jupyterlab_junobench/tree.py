@@ -23,7 +23,12 @@ MAX_ENTRIES = 500_000
 
 
 class TreeError(ValueError):
-    """The requested folder cannot be listed; the message says why."""
+    """The requested folder cannot be listed: a code (``path-outside-root``, ``path-hidden``), the path, and English."""
+
+    def __init__(self, code: str, path: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.path = path
 
 
 def _inside(path: Path, root: Path) -> bool:
@@ -53,12 +58,12 @@ def list_tree(
     root = Path(root_dir).expanduser().resolve()
     parts = [p for p in rel_path.replace("\\", "/").split("/") if p not in ("", ".")]
     if any(p == ".." for p in parts):
-        raise TreeError(f"{rel_path}: '..' is not allowed in a casebook path.")
+        raise TreeError("path-outside-root", rel_path, f"{rel_path}: '..' is not allowed in a casebook path.")
     if not allow_hidden and any(p.startswith(".") for p in parts):
-        raise TreeError(f"{rel_path}: hidden folders are not listed.")
+        raise TreeError("path-hidden", rel_path, f"{rel_path}: hidden folders are not listed.")
     start = root.joinpath(*parts).resolve()
     if not _inside(start, root):
-        raise TreeError(f"{rel_path}: is outside the server root.")
+        raise TreeError("path-outside-root", rel_path, f"{rel_path}: is outside the server root.")
     if not start.is_dir():
         raise FileNotFoundError(f"{rel_path}: no such folder.")
 

@@ -714,9 +714,9 @@ const PROBLEMS: Array<[CasebookMessage, string]> = [
       file: 'D.XLSX',
       row: 3,
       name: '..',
-      why: 'IS ".."'
+      why: { code: 'dot-dot-segment' }
     },
-    'D.XLSX row 3: case name ".." is unsafe: it IS ".." (only letters, digits, "_", "." and "-" are allowed, and no ".."); the row was skipped.'
+    'D.XLSX row 3: case name ".." is unsafe: it has a ".." segment (only letters, digits, "_", "." and "-" are allowed, and no ".."); the row was skipped.'
   ],
   [
     { code: 'repeated-case', file: 'D.XLSX', row: 5, name: 'P_1', first: 2 },
@@ -746,9 +746,9 @@ const PROBLEMS: Array<[CasebookMessage, string]> = [
       file: 'G.XLSX',
       row: 2,
       instance: '/X',
-      why: 'IS ABSOLUTE'
+      why: { code: 'absolute' }
     },
-    'G.XLSX row 2: instance "/X" is not a usable case name: it IS ABSOLUTE; the row was ignored.'
+    'G.XLSX row 2: instance "/X" is not a usable case name: it is an absolute path; the row was ignored.'
   ],
   [
     {

@@ -16,6 +16,7 @@ openpyxl = pytest.importorskip("openpyxl")
 from pytest_jupyter.jupyter_server import *  # noqa: E402,F403
 
 from jupyterlab_junobench import authoring  # noqa: E402
+from jupyterlab_junobench.names import describe_name_problem  # noqa: E402
 
 T = TypeVar("T")
 
@@ -37,11 +38,13 @@ def post(loop: asyncio.AbstractEventLoop, jp_fetch: Any, what: str, body: dict[s
     return json.loads(response.body.decode())
 
 
-def post_error(loop: asyncio.AbstractEventLoop, jp_fetch: Any, what: str, body: dict[str, Any]) -> tuple[int, str]:
+def post_error(loop: asyncio.AbstractEventLoop, jp_fetch: Any, what: str, body: Any) -> tuple[int, dict[str, Any]]:
+    """The status and the JSON body of a refused POST (a ``str`` body is sent as it is)."""
     with pytest.raises(HTTPClientError) as info:
-        run(loop, jp_fetch("junobench", "authoring", what, method="POST", body=json.dumps(body)))
-    text = info.value.response.body.decode() if info.value.response is not None else ""
-    return info.value.code, json.loads(text).get("message", text) if text.startswith("{") else text
+        run(loop, jp_fetch("junobench", "authoring", what, method="POST",
+                           body=body if isinstance(body, str) else json.dumps(body)))
+    assert info.value.response is not None
+    return info.value.code, json.loads(info.value.response.body.decode())
 
 
 def notebook(crash: bool = True) -> dict[str, Any]:
@@ -98,30 +101,61 @@ def test_new_casebook_then_case_fix_and_draft(jp_serverapp: Any, jp_fetch: Any, 
 
 
 @pytest.mark.parametrize(
-    "what, body, message",
+    "what, body, refusal, message",
     [
-        ("casebook", {"path": "../outside"}, 'has a ".." segment'),
-        ("casebook", {"path": ""}, "not the server root"),
-        ("case", {"casebook": "a/../../etc", "spec": {}}, 'has a ".." segment'),
-        ("case", {"casebook": "book", "spec": {}}, "case name null is empty"),
-        ("case", {"casebook": "book", "spec": spec("../evil")}, 'case name "../evil" has a ".." segment'),
+        ("casebook", {"path": "../outside"},
+         {"code": "authoring", "problem": {"code": "path-dot-dot", "field": "casebook", "path": "../outside"}},
+         'casebook path "../outside" has a ".." segment'),
+        ("casebook", {"path": ""}, {"code": "casebook-is-root"}, "not the server root"),
+        ("casebook", {"path": 3}, {"code": "not-a-server-path", "field": "casebook"}, "server path"),
+        ("casebook", "{", {"code": "body-not-json"}, "not JSON"),
+        ("casebook", "[1]", {"code": "body-not-object"}, "JSON object"),
+        ("case", {"casebook": "a/../../etc", "spec": {}},
+         {"code": "authoring", "problem": {"code": "path-dot-dot", "field": "casebook", "path": "a/../../etc"}},
+         'has a ".." segment'),
+        ("case", {"casebook": "book", "dataRoot": "a\\b", "spec": {}},
+         {"code": "authoring", "problem": {"code": "path-backslash", "field": "notebook-folder", "path": "a\\b"}},
+         "notebook folder"),
+        ("case", {"casebook": "book", "spec": {}},
+         {"code": "authoring", "problem": {"code": "bad-case-name", "name": None, "problem": {"code": "empty"}}},
+         "case name null cannot be used: it is empty"),
+        ("case", {"casebook": "book", "spec": spec("../evil")},
+         {"code": "authoring",
+          "problem": {"code": "bad-case-name", "name": "../evil", "problem": {"code": "dot-dot-segment"}}},
+         'case name "../evil" cannot be used: it has a ".." segment'),
         ("case", {"casebook": "book", "dataRoot": "", "spec": spec("ok_1", data=["../x"])},
+         {"code": "authoring",
+          "problem": {"code": "path-dot-dot", "field": "data", "path": "../x", "case": "ok_1"}},
          'case ok_1: data path "../x" has a ".." segment'),
-        ("case", {"casebook": "book", "spec": spec("NBspecific_1")}, "case NBspecific_1 already exists"),
+        ("case", {"casebook": "book", "spec": spec("NBspecific_1")},
+         {"code": "authoring", "problem": {"code": "case-exists", "case": "NBspecific_1", "row": 2,
+                                           "file": "benchmark_desc.xlsx", "folder": "benchmark/NBspecific_1"}},
+         "case NBspecific_1 already exists"),
         ("case", {"casebook": "book", "spec": {**spec("ok_2"), "notebooks": {"reproduced": {"cells": 3}}}},
-         "ok_2_reproduced.ipynb: nbformat None is not 4"),
-        ("fixed", {"casebook": "book", "case": "nope_1", "notebook": notebook()}, "case nope_1 has no folder"),
+         {"code": "authoring", "problem": {"code": "nbformat", "file": "ok_2_reproduced.ipynb", "nbformat": None}},
+         "ok_2_reproduced.ipynb: nbformat null is not 4"),
+        ("fixed", {"casebook": "book", "case": "nope_1", "notebook": notebook()},
+         {"code": "authoring", "problem": {"code": "no-case-folder", "case": "nope_1", "folder": "benchmark/nope_1"}},
+         "case nope_1 has no folder"),
     ],
 )
-def test_bad_input_is_refused_naming_what_is_wrong(jp_serverapp: Any, jp_fetch: Any, jp_root_dir: Path,
-                                                   jp_asyncio_loop: Any, what: str, body: dict[str, Any],
-                                                   message: str) -> None:
+def test_bad_input_is_refused_with_a_code(jp_serverapp: Any, jp_fetch: Any, jp_root_dir: Path,
+                                          jp_asyncio_loop: Any, what: str, body: Any,
+                                          refusal: dict[str, Any], message: str) -> None:
     post(jp_asyncio_loop, jp_fetch, "casebook", {"path": "book"})
     post(jp_asyncio_loop, jp_fetch, "case", {"casebook": "book", "spec": spec("NBspecific_1")})
     before = (jp_root_dir / "book" / "benchmark_desc.xlsx").read_bytes()
-    code, text = post_error(jp_asyncio_loop, jp_fetch, what, body)
+    code, reply = post_error(jp_asyncio_loop, jp_fetch, what, body)
     assert code == 400
-    assert message in text
+    # The code and its parameters (server paths in them left out here), and English for logs.
+    assert reply["code"] == refusal["code"]
+    for key, value in refusal.items():
+        if key == "problem":
+            assert {k: reply["problem"][k] for k in value} == value
+            assert "message" not in reply["problem"]
+        else:
+            assert reply[key] == value
+    assert message in reply["message"]
     assert (jp_root_dir / "book" / "benchmark_desc.xlsx").read_bytes() == before
     assert not (jp_root_dir.parent / "outside").exists()
     assert not (jp_root_dir / "evil").exists()
@@ -140,15 +174,21 @@ def test_a_get_writes_nothing_and_anonymous_posts_are_refused(jp_serverapp: Any,
     assert list(jp_root_dir.iterdir()) == []
 
 
-@pytest.mark.parametrize("name, problem", [
-    ("pandas_1", None), ("a.b-c_1", None), ("", "is empty"), ("..", 'has a ".." segment'),
-    ("a..b", 'contains ".."'), ("a/b", 'contains "/"'), ("/abs", "is an absolute path"),
-    ("a\\b", "contains a backslash"), (".", 'is "."'), ("é", 'contains the character "é"'),
-    ("x" * 256, "is longer than 255 characters"),
+@pytest.mark.parametrize("name, problem, english", [
+    ("pandas_1", None, None), ("a.b-c_1", None, None), ("", {"code": "empty"}, "it is empty"),
+    ("..", {"code": "dot-dot-segment"}, 'it has a ".." segment'),
+    ("a..b", {"code": "dot-dot"}, 'it contains ".."'), ("a/b", {"code": "slash"}, 'it contains "/"'),
+    ("/abs", {"code": "absolute"}, "it is an absolute path"),
+    ("a\\b", {"code": "backslash"}, "it contains a backslash"), (".", {"code": "dot"}, 'it is "."'),
+    (".git", {"code": "hidden"}, 'it starts with "."'), ("a\0b", {"code": "nul"}, "it contains a NUL byte"),
+    ("é", {"code": "character", "char": "é"}, 'it contains the character "é"'),
+    ("x" * 256, {"code": "too-long", "limit": 255}, "it is longer than 255 characters"),
 ])
-def test_name_rules_match_the_loader(name: str, problem: Any) -> None:
-    # The same table as src/casebook/paths.ts nameProblem.
+def test_name_rules_match_the_loader(name: str, problem: Any, english: Any) -> None:
+    # The same codes as src/casebook/paths.ts nameProblem (test/authoring/writer.spec.ts compares them).
     assert authoring.name_problem(name) == problem
+    if problem is not None:
+        assert describe_name_problem(problem) == english
 
 
 def test_a_symlinked_case_folder_out_of_the_casebook_is_refused(tmp_path: Path) -> None:
@@ -179,11 +219,11 @@ def test_simultaneous_writes_keep_every_row(tmp_path: Path) -> None:
     assert sorted(i for i in instances if i.endswith("_reproduced")) == sorted(f"{n}_reproduced" for n in names)
 
 
-@pytest.mark.parametrize("broken, message", [
-    ("diagnoses", "diagnoses.xlsx is not a readable .xlsx file"),
-    ("dataset", "the dataset title of this case is 40000 characters long"),
+@pytest.mark.parametrize("broken, code, message", [
+    ("diagnoses", "not-xlsx", "diagnoses.xlsx is not a readable .xlsx file"),
+    ("dataset", "cell-too-long", "the dataset title of this case is 40000 characters long"),
 ])
-def test_nothing_is_written_when_a_late_part_is_bad(tmp_path: Path, broken: str, message: str) -> None:
+def test_nothing_is_written_when_a_late_part_is_bad(tmp_path: Path, broken: str, code: str, message: str) -> None:
     book = tmp_path / "book"
     authoring.new_casebook(book)
     bad = spec("pandas_1")
@@ -192,7 +232,8 @@ def test_nothing_is_written_when_a_late_part_is_bad(tmp_path: Path, broken: str,
     else:
         bad["row"]["datasets"] = [{"title": "t" * 40000}]
     before = (book / "benchmark_desc.xlsx").read_bytes()
-    with pytest.raises(authoring.AuthoringError, match=message):
+    with pytest.raises(authoring.AuthoringError, match=message) as info:
         authoring.write_case(bad, book, None)
+    assert info.value.code == code
     assert (book / "benchmark_desc.xlsx").read_bytes() == before
     assert not (book / "benchmark" / "pandas_1").exists()

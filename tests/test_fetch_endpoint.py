@@ -4,7 +4,8 @@
 the server root (made by ``junobench fetch --cases``), from the source recorded
 in that copy; ``GET /junobench/fetch-jobs/<id>`` follows it. It is off when
 ``allow_fetch`` is off and refuses paths outside the root, copies it did not
-make, bad case names and GETs.
+make, bad case names and GETs. Each refusal is a code with its parameters (the
+panel words it); ``message`` is English for logs and ``curl``.
 """
 
 from __future__ import annotations
@@ -69,6 +70,15 @@ def _error(loop: Any, jp_fetch: Any, body: Any) -> HTTPClientError:
     return info.value
 
 
+def _refusal(error: HTTPClientError) -> dict[str, Any]:
+    """The code and parameters of a refusal's body (its English ``message`` checked and left out)."""
+    reply = json.loads(error.response.body.decode())
+    message = reply.pop("message")
+    assert isinstance(message, str) and message, "English for logs and curl"
+    reply.pop("reason", None)  # the HTTP reason phrase jupyter_server adds
+    return reply
+
+
 def _wait(loop: Any, jp_fetch: Any, job_id: str) -> dict[str, Any]:
     for _ in range(600):
         response = run(loop, jp_fetch("junobench", "fetch-jobs", job_id, method="GET"))
@@ -102,37 +112,87 @@ def test_an_unknown_case_fails_with_its_name(
 ) -> None:
     response = _post(jp_asyncio_loop, jp_fetch, {"path": "real/JunoBench", "case": "sklearn_99"})
     job = _wait(jp_asyncio_loop, jp_fetch, json.loads(response.body)["id"])
-    assert job["state"] == "failed" and "no case folder sklearn_99" in job["error"]
+    assert job["state"] == "failed"
+    error = job["error"]
+    assert "no case folder sklearn_99" in error.pop("message")
+    assert error == {
+        "code": "unknown-case",
+        "source": error["source"],
+        "cases": ["sklearn_99"],
+        "available": 10,
+        "folder": "JunoBench/benchmark/",
+    }
 
 
 @pytest.mark.parametrize(
-    ("body", "code", "words"),
+    ("body", "status", "refusal"),
     [
-        ({"path": "../outside", "case": "sklearn_2"}, 400, "leaves the server root"),
-        ({"path": "real/../../x", "case": "sklearn_2"}, 400, "leaves the server root"),
-        ({"path": "real/JunoBench", "case": "../sklearn_2"}, 400, "is not a case name"),
-        ({"path": "real/JunoBench", "case": ".git"}, 400, "is not a case name"),
-        ({"path": "real/JunoBench"}, 400, "Expected"),
-        ({"path": "nowhere", "case": "sklearn_2"}, 404, "No casebook folder"),
-        ({"path": "plain", "case": "sklearn_2"}, 409, "was not made by `junobench fetch --cases`"),
-        ({"path": "real/JunoBench/benchmark", "case": "sklearn_2"}, 409, "was not made by"),
+        ({"path": "../outside", "case": "sklearn_2"}, 400, {"code": "path-outside-root", "path": "../outside"}),
+        ({"path": "real/../../x", "case": "sklearn_2"}, 400, {"code": "path-outside-root", "path": "real/../../x"}),
+        (
+            {"path": "real/JunoBench", "case": "../sklearn_2"},
+            400,
+            {"code": "bad-case-name", "name": "../sklearn_2", "problem": {"code": "dot-dot-segment"}},
+        ),
+        (
+            {"path": "real/JunoBench", "case": ".git"},
+            400,
+            {"code": "bad-case-name", "name": ".git", "problem": {"code": "hidden"}},
+        ),
+        ({"path": "real/JunoBench"}, 400, {"code": "fetch-request"}),
+        ({"path": "nowhere", "case": "sklearn_2"}, 404, {"code": "no-folder", "path": "nowhere"}),
+        ({"path": "plain", "case": "sklearn_2"}, 409, {"code": "not-fetched-copy", "path": "plain"}),
+        (
+            {"path": "real/JunoBench/benchmark", "case": "sklearn_2"},
+            409,
+            {"code": "not-fetched-copy", "path": "real/JunoBench/benchmark"},
+        ),
     ],
 )
-def test_bad_requests_are_refused_and_write_nothing(
+def test_bad_requests_are_refused_with_a_code_and_write_nothing(
     jp_serverapp: Any,
     jp_fetch: Any,
     jp_asyncio_loop: Any,
     jp_root_dir: Path,
     sparse_copy: Path,
     body: dict[str, str],
-    code: int,
-    words: str,
+    status: int,
+    refusal: dict[str, Any],
 ) -> None:
     (jp_root_dir / "plain").mkdir()
     error = _error(jp_asyncio_loop, jp_fetch, body)
-    assert error.code == code
-    assert words in error.response.body.decode()
+    assert error.code == status
+    assert _refusal(error) == refusal
     assert sorted(p.name for p in (sparse_copy / "JunoBench" / "benchmark").iterdir()) == ["sklearn_1"]
+
+
+@pytest.mark.parametrize(("raw", "code", "params"), [("{", "body-not-json", ["detail"]), ("[]", "body-not-object", [])])
+def test_a_body_that_is_not_an_object_is_refused_with_a_code(
+    jp_serverapp: Any, jp_fetch: Any, jp_asyncio_loop: Any, raw: str, code: str, params: list[str]
+) -> None:
+    with pytest.raises(HTTPClientError) as info:
+        run(jp_asyncio_loop, jp_fetch("junobench", "fetch-case", method="POST", body=raw))
+    assert info.value.code == 400
+    reply = _refusal(info.value)
+    assert reply["code"] == code and sorted(reply) == sorted(["code", *params])
+
+
+def test_an_unknown_job_is_a_code_with_its_id(jp_serverapp: Any, jp_fetch: Any, jp_asyncio_loop: Any) -> None:
+    job_id = "0123456789abcdef0123456789abcdef"
+    with pytest.raises(HTTPClientError) as info:
+        run(jp_asyncio_loop, jp_fetch("junobench", "fetch-jobs", job_id, method="GET"))
+    assert info.value.code == 404
+    assert _refusal(info.value) == {"code": "no-fetch-job", "id": job_id}
+
+
+def test_a_casebook_not_made_by_a_sparse_fetch_says_why_as_a_code(
+    jp_serverapp: Any, jp_fetch: Any, jp_asyncio_loop: Any, jp_root_dir: Path
+) -> None:
+    (jp_root_dir / "plain").mkdir()
+    source = json.loads(run(jp_asyncio_loop, jp_fetch("junobench", "fetch-source", params={"path": "plain"})).body)
+    assert source["fetchable"] is False and source["source"] is None
+    assert source["reason"]["code"] == "not-fetched-copy" and source["reason"]["path"] == "plain"
+    assert "junobench fetch" in source["reason"]["message"]
 
 
 def test_a_symlink_out_of_the_root_is_refused(
@@ -143,6 +203,7 @@ def test_a_symlink_out_of_the_root_is_refused(
     (jp_root_dir / "link").symlink_to(outside)
     error = _error(jp_asyncio_loop, jp_fetch, {"path": "link/JunoBench", "case": "sklearn_2"})
     assert error.code == 400
+    assert _refusal(error) == {"code": "path-outside-root", "path": "link/JunoBench"}
     assert not (outside / "JunoBench" / "benchmark" / "sklearn_2").exists()
 
 
@@ -159,11 +220,15 @@ def test_off_when_the_setting_is_off(
     jp_serverapp: Any, jp_fetch: Any, jp_asyncio_loop: Any, sparse_copy: Path
 ) -> None:
     error = _error(jp_asyncio_loop, jp_fetch, {"path": "real/JunoBench", "case": "sklearn_2"})
-    assert error.code == 403 and "turned off" in error.response.body.decode()
+    assert error.code == 403 and _refusal(error) == {"code": "fetch-off"}
     source = json.loads(
         run(jp_asyncio_loop, jp_fetch("junobench", "fetch-source", params={"path": "real/JunoBench"})).body
     )
-    assert source["allowed"] is False and source["fetchable"] is False and "turned off" in source["reason"]
+    assert source["allowed"] is False and source["fetchable"] is False
+    assert source["reason"] == {
+        "code": "fetch-off",
+        "message": "Fetching cases is turned off on this server (c.JunobenchExtension.allow_fetch).",
+    }
     info = json.loads(run(jp_asyncio_loop, jp_fetch("junobench", "info")).body)
     assert info["fetch_allowed"] is False
     assert not (sparse_copy / "JunoBench" / "benchmark" / "sklearn_2").exists()

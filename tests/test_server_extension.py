@@ -139,6 +139,7 @@ def test_demo_casebook_refuses_a_foreign_folder(
         run(jp_asyncio_loop, jp_fetch("junobench", "demo-casebook", method="POST", body=""))
     assert info.value.code == 409
     body = json.loads(info.value.response.body.decode())
+    assert body["code"] == "demo-folder-taken" and body["folder"] == "JunoBench-demo"
     assert "not a JunoBench casebook" in body["message"]
     assert _tree(foreign) == {"thesis.tex": b"precious"}
     assert [p.name for p in jp_root_dir.iterdir()] == ["JunoBench-demo"]
@@ -151,6 +152,7 @@ def test_demo_casebook_refuses_a_file_of_that_name(
     with pytest.raises(HTTPClientError) as info:
         run(jp_asyncio_loop, jp_fetch("junobench", "demo-casebook", method="POST", body=""))
     assert info.value.code == 409
+    assert json.loads(info.value.response.body.decode())["code"] == "demo-folder-taken"
     assert (jp_root_dir / "JunoBench-demo").read_text() == "a file"
 
 
@@ -171,6 +173,8 @@ def test_demo_casebook_missing_source_is_404(
     with pytest.raises(HTTPClientError) as info:
         run(jp_asyncio_loop, jp_fetch("junobench", "demo-casebook", method="POST", body=""))
     assert info.value.code == 404
+    body = json.loads(info.value.response.body.decode())
+    assert body["code"] == "no-demo" and "No demo casebook" in body["message"]
     assert list(jp_root_dir.iterdir()) == []
 
 
@@ -204,6 +208,30 @@ def test_demo_handler_requires_authentication(
         )
     assert info.value.code in (401, 403)
     assert list(jp_root_dir.iterdir()) == []
+
+
+# --- tree ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "path, status, refusal",
+    [
+        ("../secret", 400, {"code": "path-outside-root", "path": "../secret"}),
+        ("book/.git", 400, {"code": "path-hidden", "path": "book/.git"}),
+        ("nope", 404, {"code": "no-folder", "path": "nope"}),
+    ],
+)
+def test_tree_refusals_are_codes(
+    jp_serverapp: Any, jp_fetch: Any, jp_root_dir: Path, jp_asyncio_loop: Any,
+    path: str, status: int, refusal: dict[str, Any],
+) -> None:
+    (jp_root_dir / "book" / ".git").mkdir(parents=True)
+    with pytest.raises(HTTPClientError) as info:
+        run(jp_asyncio_loop, jp_fetch("junobench", "tree", params={"path": path}, method="GET"))
+    assert info.value.code == status
+    body = json.loads(info.value.response.body.decode())
+    assert {k: v for k, v in body.items() if k not in ("message", "reason")} == refusal
+    assert body["message"]
 
 
 # --- info ---------------------------------------------------------------------------

@@ -142,23 +142,27 @@ def test_a_fetch_killed_while_transferring_resumes(source: dict[str, Any], tmp_p
 
 
 @pytest.mark.parametrize(
-    ("cases", "message"),
+    ("cases", "message", "problem"),
     [
-        (["no_such_case"], "has no case folder no_such_case"),
-        (["../JunoBench"], "is not a case name"),
-        (["sklearn_1/../../x"], "is not a case name"),
-        ([".git"], "is not a case name"),
-        (["x" * 256], "is not a case name"),
+        (["no_such_case"], "has no case folder no_such_case", {"code": "unknown-case", "cases": ["no_such_case"]}),
+        (["../JunoBench"], "is not a case name",
+         {"code": "bad-case-name", "name": "../JunoBench", "problem": {"code": "dot-dot-segment"}}),
+        (["sklearn_1/../../x"], "is not a case name", {"code": "bad-case-name", "problem": {"code": "dot-dot-segment"}}),
+        ([".git"], "is not a case name", {"code": "bad-case-name", "problem": {"code": "hidden"}}),
+        (["x" * 256], "is not a case name", {"code": "bad-case-name", "problem": {"code": "too-long", "limit": 255}}),
         # The one rule (jupyterlab_junobench.names): 200 characters is a name, just not one the source has.
-        (["x" * 200], "has no case folder"),
+        (["x" * 200], "has no case folder", {"code": "unknown-case"}),
     ],
 )
 def test_bad_case_names_are_refused_before_anything_is_written(
-    source: dict[str, Any], tmp_path: Path, cases: list[str], message: str
+    source: dict[str, Any], tmp_path: Path, cases: list[str], message: str, problem: dict[str, Any]
 ) -> None:
     copy = tmp_path / "copy"
-    with pytest.raises(FetchError, match=message.replace("(", r"\(")):
+    with pytest.raises(FetchError, match=message.replace("(", r"\(")) as info:
         fetch_cases(copy, cases, source["path"])
+    # A code with its parameters, for the panel to word.
+    error = info.value.to_json()
+    assert {k: error[k] for k in problem} == problem
     if message.startswith("is not"):
         assert not copy.exists()
 
@@ -167,21 +171,25 @@ def test_destinations_that_are_not_copies_are_refused(source: dict[str, Any], tm
     full = tmp_path / "full"
     full.mkdir()
     (full / "notes.txt").write_text("mine")
-    with pytest.raises(FetchError, match="is not empty"):
+    with pytest.raises(FetchError, match="is not empty") as info:
         fetch_cases(full, ["sklearn_1"], source["path"])
+    assert info.value.to_json()["code"] == "dest-not-empty"
     assert [p.name for p in full.iterdir()] == ["notes.txt"]
-    with pytest.raises(FetchError, match="give the source"):
+    with pytest.raises(FetchError, match="give the source") as info:
         fetch_cases(tmp_path / "new", ["sklearn_1"])
-    with pytest.raises(FetchError, match="does not exist"):
+    assert info.value.code == "no-source"
+    with pytest.raises(FetchError, match="does not exist") as info:
         fetch_cases(tmp_path / "new2", ["sklearn_1"], str(tmp_path / "nowhere"))
+    assert info.value.params == {"source": str(tmp_path / "nowhere")} and info.value.code == "source-missing"
 
 
 def test_a_copy_keeps_its_source(source: dict[str, Any], tmp_path: Path) -> None:
     copy = tmp_path / "copy"
     fetch_cases(copy, ["numpy_1"], source["path"])
     other = FIXTURE.build(tmp_path / "other", lfs=False)
-    with pytest.raises(FetchError, match="is a copy of"):
+    with pytest.raises(FetchError, match="is a copy of") as info:
         fetch_cases(copy, ["numpy_2"], other["path"])
+    assert info.value.code == "other-source" and info.value.params["source"] == other["path"]
     assert _case_folders(copy) == ["numpy_1"]
 
 

@@ -55,8 +55,9 @@ def test_stops_at_the_depth_limit(root: Path) -> None:
 def test_leaves_out_hidden_entries_unless_allowed(root: Path) -> None:
     assert ".hidden" not in names(list_tree(root, "book"), "")
     assert ".hidden" in names(list_tree(root, "book", allow_hidden=True), "")
-    with pytest.raises(TreeError, match="hidden"):
+    with pytest.raises(TreeError, match="hidden") as info:
         list_tree(root, "book/.git")
+    assert (info.value.code, info.value.path) == ("path-hidden", "book/.git")
 
 
 def test_never_follows_a_link_out_of_the_root(root: Path, tmp_path: Path) -> None:
@@ -75,8 +76,17 @@ def test_never_follows_a_link_out_of_the_root(root: Path, tmp_path: Path) -> Non
     [("../secret", TreeError), ("book/../../secret", TreeError), ("nope", FileNotFoundError)],
 )
 def test_refuses_paths_outside_or_missing(root: Path, path: str, error: type) -> None:
-    with pytest.raises(error):
+    with pytest.raises(error) as info:
         list_tree(root, path)
+    if error is TreeError:
+        assert (info.value.code, info.value.path) == ("path-outside-root", path)
+
+
+def test_refuses_a_link_out_of_the_root_as_outside(root: Path, tmp_path: Path) -> None:
+    os.symlink(tmp_path, root / "away")
+    with pytest.raises(TreeError) as info:
+        list_tree(root, "away")
+    assert (info.value.code, info.value.path) == ("path-outside-root", "away")
 
 
 def test_an_entry_limit_marks_the_answer_incomplete(root: Path) -> None:

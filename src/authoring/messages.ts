@@ -3,6 +3,7 @@
  * default, `trans.__` in JupyterLab). Pure logic.
  */
 
+import { renderNameProblem } from '../casebook/paths';
 import { cellName, english } from '../i18n';
 import type { Translate } from '../i18n';
 import type { RecordNote, RecordProblem } from './record';
@@ -86,9 +87,9 @@ export function describeNameProblem(
   switch (problem.code) {
     case 'unsafe':
       return __(
-        'The case name %1 %2: use only letters, digits, "_", "." and "-", and no "..".',
+        'The case name %1 cannot be used: %2. Use only letters, digits, "_", "." and "-", and no "..".',
         JSON.stringify(name),
-        problem.reason
+        renderNameProblem(problem.problem, __)
       );
     case 'exists':
       return __(

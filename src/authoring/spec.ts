@@ -7,6 +7,7 @@
 
 import { libraryOf } from '../casebook/library';
 import { nameProblem } from '../casebook/paths';
+import type { NameProblem } from '../casebook/paths';
 import type { ICase, IDataset } from '../casebook/types';
 import type { INotebookJSON, ITarget } from '../replay/types';
 
@@ -144,7 +145,7 @@ export namespace caseSpec {
 
 /** Why a new case's name cannot be used, as a code with parameters. */
 export type CaseNameProblem =
-  { code: 'unsafe'; reason: string } | { code: 'exists'; row: number };
+  { code: 'unsafe'; problem: NameProblem } | { code: 'exists'; row: number };
 
 /**
  * Check a new case name with the loader's rules and against the casebook's
@@ -157,7 +158,7 @@ export function caseNameProblem(
 ): CaseNameProblem | null {
   const unsafe = nameProblem(name);
   if (unsafe !== null) {
-    return { code: 'unsafe', reason: unsafe };
+    return { code: 'unsafe', problem: unsafe };
   }
   const existing = cases.find(c => c.name === name);
   if (existing && !update) {

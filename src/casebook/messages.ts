@@ -4,11 +4,13 @@
  * and `renderCasebookMessage` turn them into sentences, translated by the UI's
  * `trans.__`, in English for the command line and the `message`/`problems`
  * strings the loader keeps. Details that come from elsewhere (an operating
- * system's error, why a name is unsafe) stay as they came. Pure logic.
+ * system's error) stay as they came; why a name is unsafe is a code too
+ * (`renderNameProblem`). Pure logic.
  */
 import { english } from '../i18n';
 import type { Translate } from '../i18n';
 import { formatBytes } from './notebook';
+import { renderNameProblem } from './paths';
 import type { CaseMarker, CasebookMessage, ICasebookProblem } from './types';
 
 /**
@@ -156,11 +158,11 @@ export function renderCasebookMessage(
       );
     case 'unsafe-case-name':
       return __(
-        '%1 row %2: case name %3 is unsafe: it %4 (only letters, digits, "_", "." and "-" are allowed, and no ".."); the row was skipped.',
+        '%1 row %2: case name %3 is unsafe: %4 (only letters, digits, "_", "." and "-" are allowed, and no ".."); the row was skipped.',
         m.file,
         m.row,
         JSON.stringify(m.name),
-        m.why
+        renderNameProblem(m.why, __)
       );
     case 'repeated-case':
       return __(
@@ -185,11 +187,11 @@ export function renderCasebookMessage(
       );
     case 'unusable-instance':
       return __(
-        '%1 row %2: instance %3 is not a usable case name: it %4; the row was ignored.',
+        '%1 row %2: instance %3 is not a usable case name: %4; the row was ignored.',
         m.file,
         m.row,
         JSON.stringify(m.instance),
-        m.why
+        renderNameProblem(m.why, __)
       );
     case 'second-diagnosis':
       return __(

@@ -6,6 +6,36 @@
  * Casebook paths always use `/`; '' is the casebook root. Nothing here touches
  * a file system, so the same rules hold in the browser and in Node.
  */
+import { english } from '../i18n';
+import type { Translate } from '../i18n';
+
+/**
+ * Why a case name cannot be used as a folder or file name, as a code with
+ * parameters (the codes of `name_problem` in jupyterlab_junobench/names.py).
+ */
+export type NameProblem =
+  /** The name is empty. */
+  | { code: 'empty' }
+  /** The name is longer than `limit` characters. */
+  | { code: 'too-long'; limit: number }
+  /** The name contains a NUL character. */
+  | { code: 'nul' }
+  /** The name is an absolute path (`/…` or `C:…`). */
+  | { code: 'absolute' }
+  /** The name contains `\`. */
+  | { code: 'backslash' }
+  /** The name has a `..` segment. */
+  | { code: 'dot-dot-segment' }
+  /** The name contains `/`. */
+  | { code: 'slash' }
+  /** The name is `.`. */
+  | { code: 'dot' }
+  /** The name contains `..`. */
+  | { code: 'dot-dot' }
+  /** The name starts with `.` (the loader skips hidden folders). */
+  | { code: 'hidden' }
+  /** The name contains `char`, which is not a letter, digit, `_`, `.` or `-`. */
+  | { code: 'character'; char: string };
 
 /**
  * Whether a case name is safe to use as a folder or file name: only letters,
@@ -16,46 +46,80 @@ export function isSafeName(name: string): boolean {
 }
 
 /**
- * Why a case name is not safe to use as a folder or file name, in a few words
- * (`contains a NUL byte`, `is an absolute path`, ...); null when it is safe.
+ * Why a case name is not safe to use as a folder or file name, as a code
+ * (render it with `renderNameProblem`); null when it is safe.
  */
-export function nameProblem(name: string): string | null {
+export function nameProblem(name: string): NameProblem | null {
   if (name.length === 0) {
-    return 'is empty';
+    return { code: 'empty' };
   }
   if (name.length > Private.MAX_NAME_LENGTH) {
-    return `is longer than ${Private.MAX_NAME_LENGTH} characters`;
+    return { code: 'too-long', limit: Private.MAX_NAME_LENGTH };
   }
   if (name.includes('\0')) {
-    return 'contains a NUL byte';
+    return { code: 'nul' };
   }
   if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) {
-    return 'is an absolute path';
+    return { code: 'absolute' };
   }
   if (name.includes('\\')) {
-    return 'contains a backslash';
+    return { code: 'backslash' };
   }
   if (name.split('/').includes('..')) {
-    return 'has a ".." segment';
+    return { code: 'dot-dot-segment' };
   }
   if (name.includes('/')) {
-    return 'contains "/"';
+    return { code: 'slash' };
   }
   if (name === '.') {
-    return 'is "."';
+    return { code: 'dot' };
   }
   if (name.includes('..')) {
-    return 'contains ".."';
+    return { code: 'dot-dot' };
   }
   if (name.startsWith('.')) {
     // The loader skips hidden folders: such a case could never be found.
-    return 'starts with "."';
+    return { code: 'hidden' };
   }
   const bad = [...name].find(char => !Private.SAFE_CHAR.test(char));
   if (bad !== undefined) {
-    return `contains the character ${JSON.stringify(bad)}`;
+    return { code: 'character', char: bad };
   }
   return null;
+}
+
+/**
+ * Why a case name cannot be used, as a clause about it (`it is empty`), for
+ * a sentence that names the case; translated when `__` is.
+ */
+export function renderNameProblem(
+  problem: NameProblem,
+  __: Translate = english
+): string {
+  switch (problem.code) {
+    case 'empty':
+      return __('it is empty');
+    case 'too-long':
+      return __('it is longer than %1 characters', problem.limit);
+    case 'nul':
+      return __('it contains a NUL byte');
+    case 'absolute':
+      return __('it is an absolute path');
+    case 'backslash':
+      return __('it contains a backslash');
+    case 'dot-dot-segment':
+      return __('it has a ".." segment');
+    case 'slash':
+      return __('it contains "/"');
+    case 'dot':
+      return __('it is "."');
+    case 'dot-dot':
+      return __('it contains ".."');
+    case 'hidden':
+      return __('it starts with "."');
+    case 'character':
+      return __('it contains the character %1', JSON.stringify(problem.char));
+  }
 }
 
 /**

@@ -3,6 +3,7 @@
  *
  * Pure data; no DOM, no JupyterLab application, no Node-only modules.
  */
+import type { NameProblem } from './paths';
 
 /** The library a case belongs to, derived from the case name prefix. */
 export type Library =
@@ -132,7 +133,7 @@ export type CasebookMessage =
       file: string;
       row: number;
       name: string;
-      why: string;
+      why: NameProblem;
     }
   | {
       code: 'repeated-case';
@@ -155,7 +156,7 @@ export type CasebookMessage =
       file: string;
       row: number;
       instance: string;
-      why: string;
+      why: NameProblem;
     }
   | {
       code: 'second-diagnosis';

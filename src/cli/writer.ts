@@ -1,10 +1,17 @@
 /**
  * The bridge from the command line to the one writer of cases, the Python
- * module `jupyterlab_junobench.authoring` (openpyxl for the workbooks).
+ * module `jupyterlab_junobench.authoring` (openpyxl for the workbooks). The
+ * writer answers codes with parameters; they are worded here in English
+ * (`renderWriterProblem`).
  */
 import { spawn } from 'child_process';
 
 import type { ICaseSpec } from '../authoring/spec';
+import {
+  readWriterProblem,
+  renderWriterProblem
+} from '../authoring/writerProblems';
+import type { WriterProblem } from '../authoring/writerProblems';
 import type { INotebookJSON } from '../replay/types';
 
 /** What the writer did. */
@@ -15,8 +22,21 @@ export interface IWriteResult {
   files: string[];
   /** Backups kept (`benchmark_desc.xlsx.bak`, …). */
   backups: string[];
-  /** What the author should know (a shortened traceback, …). */
+  /** What the author should know (a shortened traceback, …), in English. */
   warnings: string[];
+}
+
+/** The writer's refusal: its code with parameters, worded in English. */
+export class WriterError extends Error {
+  /** Keep the code; the message is its English. */
+  constructor(
+    readonly problem: WriterProblem,
+    /** The writer's own English (for logs), which the message matches. */
+    readonly writerMessage: string | null
+  ) {
+    super(renderWriterProblem(problem));
+    this.name = 'WriterError';
+  }
 }
 
 /** The Python that runs the writer: `$JUNOBENCH_PYTHON`, else `python3`. */
@@ -91,6 +111,16 @@ export async function setDraft(
 }
 
 namespace Private {
+  /** A warning of the writer in English (its own words for a code not known here). */
+  export function words(warning: unknown): string {
+    const problem = readWriterProblem(warning);
+    if (problem) {
+      return renderWriterProblem(problem);
+    }
+    const own = (warning as { message?: unknown } | null)?.message;
+    return typeof own === 'string' ? own : String(warning);
+  }
+
   /**
    * Run `python -m jupyterlab_junobench.authoring <args>` with `input` as JSON
    * on stdin; resolves with its JSON answer, rejects with its error sentence.
@@ -125,15 +155,22 @@ namespace Private {
         } catch {
           answer = null;
         }
+        const problem = readWriterProblem(answer?.error);
         if (answer && answer.ok === true) {
           resolve({
             case: String(answer.case ?? ''),
             files: (answer.files as string[]) ?? [],
             backups: (answer.backups as string[]) ?? [],
-            warnings: (answer.warnings as string[]) ?? []
+            warnings: (Array.isArray(answer.warnings)
+              ? answer.warnings
+              : []
+            ).map(words)
           });
-        } else if (answer && typeof answer.error === 'string') {
-          reject(new Error(answer.error));
+        } else if (problem) {
+          const own = (answer?.error as { message?: unknown }).message;
+          reject(
+            new WriterError(problem, typeof own === 'string' ? own : null)
+          );
         } else if (/No module named/.test(stderr)) {
           reject(
             new Error(

@@ -11,6 +11,10 @@ import { recordFromHistory } from '../authoring/record';
 import type { RecordResult } from '../authoring/record';
 import { dataCandidates } from '../authoring/spec';
 import type { ICaseSpec } from '../authoring/spec';
+import {
+  readWriterProblem,
+  renderWriterProblem
+} from '../authoring/writerProblems';
 import { joinSafe } from '../casebook/paths';
 import type { ICase } from '../casebook/types';
 import { english } from '../i18n';
@@ -20,6 +24,7 @@ import { PlanRunner } from '../kernel/runner';
 import type { INotebookJSON } from '../replay/types';
 import { draftReason, verifyCaseWith } from '../verify/case';
 import type { ICaseVerification } from '../verify/case';
+import { renderServerAnswer } from './serverProblems';
 import { readServerNotebook } from './workspace';
 
 /** What the writer answered. */
@@ -28,7 +33,7 @@ export interface IAuthoringAnswer {
   files: string[];
   /** Backups kept. */
   backups: string[];
-  /** What the author should know. */
+  /** What the author should know, in words (translated). */
   warnings: string[];
 }
 
@@ -238,7 +243,8 @@ export class CaseAuthor {
 
   /**
    * POST JSON to `junobench/authoring/<what>`; rejects with the server's
-   * sentence (which names the file or case and what is wrong).
+   * code in words (it names the file or case and what is wrong), and words
+   * the writer's warnings.
    */
   private async _post(what: string, body: unknown): Promise<IAuthoringAnswer> {
     const settings = this._options.serverSettings;
@@ -256,15 +262,24 @@ export class CaseAuthor {
     }
     if (!response.ok) {
       throw new Error(
-        typeof answer.message === 'string' && answer.message
-          ? answer.message
-          : `POST /junobench/authoring/${what} answered ${response.status}`
+        renderServerAnswer(answer, this._trans) ??
+          this._trans(
+            'POST /junobench/authoring/%1 answered %2',
+            what,
+            response.status
+          )
       );
     }
+    const warnings = Array.isArray(answer.warnings) ? answer.warnings : [];
     return {
       files: (answer.files as string[]) ?? [],
       backups: (answer.backups as string[]) ?? [],
-      warnings: (answer.warnings as string[]) ?? []
+      warnings: warnings.map(w => {
+        const problem = readWriterProblem(w);
+        return problem
+          ? renderWriterProblem(problem, this._trans)
+          : String((w as { message?: unknown })?.message ?? w);
+      })
     };
   }
 

@@ -2,7 +2,8 @@
  * "Fetch this case": asks the server extension to fetch a missing case folder
  * into a casebook made by `junobench fetch --cases`, and follows the fetch.
  * No DOM; the panel renders what `progress` reports, a failure through
- * `renderFetchFailure`.
+ * `renderFetchFailure`; why a casebook cannot take fetched cases is the
+ * server's code (`renderServerProblem`).
  */
 import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
@@ -13,15 +14,34 @@ import { Signal } from '@lumino/signaling';
 
 import { english } from '../i18n';
 import type { Translate } from '../i18n';
+import { readFetchJobProblem, renderFetchJobProblem } from './fetchProblems';
+import type { FetchJobProblem } from './fetchProblems';
+import {
+  readServerProblem,
+  renderServerProblem,
+  serverMessage
+} from './serverProblems';
+import type { ServerProblem } from './serverProblems';
 
 /** Why asking the server failed, or a fetch failed, as a code with parameters. */
 export type FetchFailure =
   /** The request did not reach the server; `detail` is the error's own text. */
   | { code: 'unreachable'; detail: string }
-  /** The server refused the request: its status and its own message, if any. */
-  | { code: 'server'; status: number; message: string | null }
-  /** The server's fetch job failed: its own reason, if any. */
-  | { code: 'job'; message: string | null }
+  /**
+   * The server refused the request: its status, its code with parameters
+   * (null when it sent none this version knows) and its English, if any.
+   */
+  | {
+      code: 'server';
+      status: number;
+      problem: ServerProblem | null;
+      message: string | null;
+    }
+  /**
+   * The server's fetch job failed: the fetcher's code with parameters (null
+   * when it sent none this version knows) and its English, if any.
+   */
+  | { code: 'job'; problem: FetchJobProblem | null; message: string | null }
   /** The fetcher stopped following the fetch (disposed); the job goes on. */
   | { code: 'stopped' };
 
@@ -33,8 +53,8 @@ export interface IFetchSourceState {
   fetchable: boolean;
   /** The source the casebook was fetched from, when it is a sparse copy. */
   source: string | null;
-  /** Why not, in the server's words, or null. */
-  reason: string | null;
+  /** Why not, as the server's code (`fetch-off`, `not-fetched-copy`), or null. */
+  reason: ServerProblem | null;
   /** Why the server could not be asked, or null when it answered. */
   failure: FetchFailure | null;
 }
@@ -113,7 +133,7 @@ export class CaseFetcher implements IDisposable {
       allowed: body.allowed === true,
       fetchable: body.fetchable === true,
       source: typeof body.source === 'string' ? body.source : null,
-      reason: typeof body.reason === 'string' ? body.reason : null,
+      reason: readServerProblem(body.reason),
       failure: null
     };
   }
@@ -223,7 +243,9 @@ export class CaseFetcher implements IDisposable {
 
 /**
  * Why a fetch failed, or the server could not be asked, in one phrase
- * (translated when `__` is; the server's own message is passed through).
+ * (translated when `__` is: the server's codes through `renderServerProblem`
+ * and `renderFetchJobProblem`; only an answer without a code known here
+ * passes the server's own English through).
  */
 export function renderFetchFailure(
   failure: FetchFailure,
@@ -233,9 +255,13 @@ export function renderFetchFailure(
     case 'unreachable':
       return __('the server could not be reached (%1)', failure.detail);
     case 'server':
-      return failure.message ?? __('HTTP %1', failure.status);
+      return failure.problem
+        ? renderServerProblem(failure.problem, __)
+        : (failure.message ?? __('HTTP %1', failure.status));
     case 'job':
-      return failure.message ?? __('the server gave no reason');
+      return failure.problem
+        ? renderFetchJobProblem(failure.problem, __)
+        : (failure.message ?? __('the server gave no reason'));
     case 'stopped':
       return __('stopped following the fetch (it goes on on the server)');
   }
@@ -280,7 +306,7 @@ namespace Private {
     };
   }
 
-  /** A request the server refused, with its message when it sent one. */
+  /** A request the server refused, with its code and its English when it sent them. */
   export function refused(
     response: Response,
     body: Record<string, unknown>
@@ -288,7 +314,8 @@ namespace Private {
     return {
       code: 'server',
       status: response.status,
-      message: typeof body.message === 'string' ? body.message : null
+      problem: readServerProblem(body),
+      message: serverMessage(body)
     };
   }
 
@@ -304,6 +331,15 @@ namespace Private {
     }
   }
 
+  /** A failed job's error (`{"code", ...params, "message"}`; text from an older server). */
+  function failedJob(error: unknown): FetchFailure {
+    return {
+      code: 'job',
+      problem: readFetchJobProblem(error),
+      message: typeof error === 'string' ? error : serverMessage(error)
+    };
+  }
+
   /** A job as the server reports it, as a fetch state. */
   export function state(job: Record<string, unknown>): IFetchState {
     const s = job.state;
@@ -311,13 +347,7 @@ namespace Private {
       state: s === 'done' || s === 'failed' ? s : 'running',
       percent: typeof job.percent === 'number' ? job.percent : null,
       detail: typeof job.detail === 'string' ? job.detail : '',
-      error:
-        s === 'failed'
-          ? {
-              code: 'job',
-              message: typeof job.error === 'string' ? job.error : null
-            }
-          : null
+      error: s === 'failed' ? failedJob(job.error) : null
     };
   }
 }

@@ -16,6 +16,12 @@ import type { ICase, ICasebook } from '../casebook/types';
 import { english } from '../i18n';
 import type { Translate } from '../i18n';
 import type { ICasebookManager } from '../tokens';
+import {
+  readServerProblem,
+  renderServerAnswer,
+  renderServerProblem,
+  serverMessage
+} from './serverProblems';
 
 /** The folder auto-detection looks for in the server root. */
 export const AUTO_DETECT_FOLDER = 'JunoBench';
@@ -156,7 +162,11 @@ export class CasebookManager implements ICasebookManager {
       this._serverSettings
     );
     if (!response.ok) {
-      throw new Error(`GET /junobench/tree answered ${response.status}`);
+      const body: unknown = await response.json().catch(() => null);
+      throw new Error(
+        renderServerAnswer(body, this._trans) ??
+          this._trans('HTTP %1', response.status)
+      );
     }
     return response.json();
   }
@@ -186,23 +196,27 @@ export class CasebookManager implements ICasebookManager {
         )
       );
     }
-    let body: { path?: string; message?: string } = {};
+    let body: { path?: unknown } | null = null;
     try {
       body = await response.json();
     } catch {
       // handled below
     }
-    if (!response.ok || typeof body.path !== 'string') {
-      const why =
-        response.status === 404
+    if (!response.ok || typeof body?.path !== 'string') {
+      // The server's code; a 404 without one means no server extension.
+      const problem = readServerProblem(body);
+      const why = problem
+        ? renderServerProblem(problem, this._trans)
+        : response.status === 404
           ? this._trans(
               'the jupyterlab_junobench server extension is not enabled'
             )
-          : (body.message ?? this._trans('HTTP %1', response.status));
+          : (serverMessage(body) ?? this._trans('HTTP %1', response.status));
       throw new Error(
         this._trans(
           'The bundled demo casebook is unavailable: %1. Set a casebook path in the settings.',
-          why
+          // The sentence goes on after it: one full stop.
+          why.replace(/\.$/, '')
         )
       );
     }

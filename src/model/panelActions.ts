@@ -17,10 +17,13 @@ import { mostlyIncomplete } from '../casebook/runnable';
 import type { ICase } from '../casebook/types';
 import type { IProgressTracker } from '../progress/interfaces';
 import type { RevealPolicy } from '../repair/reveal';
+import { english } from '../i18n';
+import type { Translate } from '../i18n';
 import type { ICasebookManager, IWorkshopManager } from '../tokens';
 import { playlist, timeBox } from '../workshop/playlist';
-import type { CaseFetcher, IFetchSourceState } from './caseFetcher';
+import type { CaseFetcher } from './caseFetcher';
 import type { CatalogueModel } from './catalogue';
+import { renderServerProblem } from './serverProblems';
 
 /** IStateDB key of the "Runnable here" choice, per casebook path. */
 const RUNNABLE_KEY = 'jupyterlab-junobench:runnable-only';
@@ -43,6 +46,7 @@ export class PanelActions implements IDisposable {
     this._workshops = options.workshops ?? null;
     this._state = options.state ?? null;
     this._now = options.now ?? Date.now;
+    this._translate = options.translate ?? english;
 
     const statuses = this._statuses;
     if (statuses) {
@@ -79,11 +83,11 @@ export class PanelActions implements IDisposable {
   }
 
   /**
-   * Emitted with what the server says of fetching cases into the casebook,
-   * or null when the question does not arise (the casebook is not a sparse
-   * copy, or the server has not answered yet).
+   * Emitted with what the server says of fetching cases into the casebook
+   * (why not in words, translated), or null when the question does not arise
+   * (the casebook is not a sparse copy, or the server has not answered yet).
    */
-  get fetchSourceChanged(): ISignal<this, IFetchSourceState | null> {
+  get fetchSourceChanged(): ISignal<this, PanelActions.IFetchSource | null> {
     return this._fetchSourceChanged;
   }
 
@@ -228,7 +232,18 @@ export class PanelActions implements IDisposable {
       if (this._manager.path === path && !this._isDisposed) {
         // Only a sparse copy can take fetched cases; for any other
         // casebook the question does not arise.
-        this._fetchSourceChanged.emit(s.source !== null ? s : null);
+        this._fetchSourceChanged.emit(
+          s.source !== null
+            ? {
+                allowed: s.allowed,
+                fetchable: s.fetchable,
+                source: s.source,
+                reason: s.reason
+                  ? renderServerProblem(s.reason, this._translate)
+                  : null
+              }
+            : null
+        );
       }
     });
   }
@@ -274,6 +289,7 @@ export class PanelActions implements IDisposable {
   private readonly _workshops: IWorkshopManager | null;
   private readonly _state: IStateDB | null;
   private readonly _now: () => number;
+  private readonly _translate: Translate;
   private readonly _stateLoaded: Promise<void>;
   private _started = false;
   private _isDisposed = false;
@@ -299,7 +315,7 @@ export class PanelActions implements IDisposable {
   );
   private readonly _fetchSourceChanged = new Signal<
     this,
-    IFetchSourceState | null
+    PanelActions.IFetchSource | null
   >(this);
   private readonly _fetched = new Signal<this, string>(this);
 }
@@ -332,6 +348,20 @@ export namespace PanelActions {
     state?: IStateDB | null;
     /** The clock, in ms since the epoch (default `Date.now`). */
     now?: () => number;
+    /** Words what the server says (JupyterLab's `trans.__`; English by default). */
+    translate?: Translate;
+  }
+
+  /** What the panel shows of fetching cases into a sparse copy. */
+  export interface IFetchSource {
+    /** Whether the server allows fetching at all. */
+    allowed: boolean;
+    /** Whether "Fetch this case" works for this casebook. */
+    fetchable: boolean;
+    /** The source the copy was fetched from. */
+    source: string;
+    /** Why not, in words (translated), or null. */
+    reason: string | null;
   }
 
   /** What the panel shows of the active workshop. */

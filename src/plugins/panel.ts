@@ -76,7 +76,8 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
       contents: app.serviceManager.contents,
       statuses,
       workshops,
-      state
+      state,
+      translate: trans.__.bind(trans)
     });
     const panel = new CasebookPanel({
       model,

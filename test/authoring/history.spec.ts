@@ -310,7 +310,7 @@ describe('authoring a case on a real kernel', () => {
     [
       'a path traversal in the case name',
       ['../evil'],
-      /The case name "\.\.\/evil" has a "\.\." segment/
+      /The case name "\.\.\/evil" cannot be used: it has a "\.\." segment/
     ],
     [
       'a case name that exists',

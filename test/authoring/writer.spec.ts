@@ -2,6 +2,7 @@
  * The case writer (Python, openpyxl) read back through the TypeScript loader:
  * every descriptor column, long tracebacks and non-ASCII text round-trip, and a
  * copy of the real benchmark_desc.xlsx keeps its other 111 rows as they were.
+ * The writer refuses with codes; their English here is the writer's own.
  */
 import {
   copyFileSync,
@@ -24,7 +25,8 @@ import {
   MARKER_DRAFT,
   nameProblem,
   parseDescriptor,
-  parseDiagnoses
+  parseDiagnoses,
+  renderNameProblem
 } from '../../src/casebook';
 import type { IDescriptorRow } from '../../src/casebook';
 import { findTarget } from '../../src/replay/plan';
@@ -33,11 +35,27 @@ import {
   newCasebook,
   setDraft,
   writeCase,
+  WriterError,
   writerPython
 } from '../../src/cli/writer';
 import { FsCasebookSource } from '../casebook/fsSource';
 
 jest.setTimeout(60000);
+
+/**
+ * The writer's refusal of `writing`: a code, worded here in English exactly
+ * as the writer words it for its logs.
+ */
+async function refusal(writing: Promise<unknown>): Promise<WriterError> {
+  const error = await writing.then(
+    () => null,
+    (e: unknown) => e
+  );
+  expect(error).toBeInstanceOf(WriterError);
+  const refused = error as WriterError;
+  expect(refused.message).toBe(refused.writerMessage);
+  return refused;
+}
 
 const JUNOBENCH = path.resolve(__dirname, '../../../shared/junobench');
 const REAL = path.join(JUNOBENCH, 'benchmark_desc.xlsx');
@@ -133,7 +151,7 @@ function longTraceback(frames: number): string[] {
 }
 
 describe('the case writer and the loader', () => {
-  it('judges case names exactly as the loader does', () => {
+  it('judges case names exactly as the loader does, with the same codes and English', () => {
     const names = [
       'pandas_1',
       'a.b-c_1',
@@ -156,11 +174,16 @@ describe('the case writer and the loader', () => {
       writerPython(),
       [
         '-c',
-        'import json, sys\nfrom jupyterlab_junobench.authoring import name_problem\nprint(json.dumps([name_problem(n) for n in json.load(sys.stdin)]))'
+        'import json, sys\nfrom jupyterlab_junobench.authoring import name_problem\nfrom jupyterlab_junobench.names import describe_name_problem as d\nprint(json.dumps([[p, p and d(p)] for p in map(name_problem, json.load(sys.stdin))]))'
       ],
       { input: JSON.stringify(names), encoding: 'utf8' }
     );
-    expect(JSON.parse(python)).toEqual(names.map(name => nameProblem(name)));
+    expect(JSON.parse(python)).toEqual(
+      names.map(name => {
+        const problem = nameProblem(name);
+        return [problem, problem && renderNameProblem(problem)];
+      })
+    );
   });
 
   let dir: string;
@@ -181,9 +204,13 @@ describe('the case writer and the loader', () => {
     expect(loaded.cases).toEqual([]);
     expect(loaded.problems).toEqual([]);
     expect(loaded.hasDiagnoses).toBe(true);
-    await expect(newCasebook(book)).rejects.toThrow(
-      /already holds benchmark_desc\.xlsx/
-    );
+    const refused = await refusal(newCasebook(book));
+    expect(refused.problem).toEqual({
+      code: 'already-casebook',
+      folder: book,
+      file: 'benchmark_desc.xlsx'
+    });
+    expect(refused.message).toMatch(/already holds benchmark_desc\.xlsx/);
   });
 
   it('round-trips every column, a long traceback and non-ASCII text', async () => {
@@ -258,9 +285,11 @@ describe('the case writer and the loader', () => {
     const first = await parseDescriptor(
       bytesOf(path.join(book, 'benchmark_desc.xlsx'))
     );
-    await expect(
+    const refused = await refusal(
       writeCase(book, fullSpec('pandas_1', nb), null)
-    ).rejects.toThrow(
+    );
+    expect(refused.problem).toMatchObject({ code: 'case-exists', row: 2 });
+    expect(refused.message).toMatch(
       /case pandas_1 already exists in .*\(row 2 of benchmark_desc\.xlsx\)/
     );
     const changed = crashed(['ValueError: b'], 'b', 'ValueError');
@@ -297,7 +326,7 @@ describe('the case writer and the loader', () => {
     const written = await writeCase(book, fullSpec('numpy_1', nb), null);
     expect(written.warnings).toEqual([
       expect.stringMatching(
-        /longer than an xlsx cell holds \(32767 characters\); \d+ line\(s\) were left out/
+        /^the traceback of numpy_1 is longer than an xlsx cell holds \(32767 characters\); \d+ line\(s\) were left out or cut in benchmark_desc\.xlsx$/
       )
     ]);
     const parsed = await parseDescriptor(
@@ -312,17 +341,27 @@ describe('the case writer and the loader', () => {
   });
 
   it.each([
-    ['../evil', /case name "\.\.\/evil" has a "\.\." segment/],
-    ['a/b', /case name "a\/b" contains "\/"/],
-    ['..', /case name "\.\." has a "\.\." segment/],
-    ['with space', /case name "with space" contains the character " "/],
-    ['', /case name "" is empty/]
+    [
+      '../evil',
+      /case name "\.\.\/evil" cannot be used: it has a "\.\." segment/
+    ],
+    ['a/b', /case name "a\/b" cannot be used: it contains "\/"/],
+    ['..', /case name "\.\." cannot be used: it has a "\.\." segment/],
+    [
+      'with space',
+      /case name "with space" cannot be used: it contains the character " "/
+    ],
+    ['', /case name "" cannot be used: it is empty/]
   ])('refuses the case name %j and writes nothing', async (name, message) => {
     const nb = crashed(['E'], 'e');
     const before = readFileSync(path.join(book, 'benchmark_desc.xlsx'));
-    await expect(writeCase(book, fullSpec(name, nb), null)).rejects.toThrow(
-      message
-    );
+    const refused = await refusal(writeCase(book, fullSpec(name, nb), null));
+    expect(refused.problem).toEqual({
+      code: 'bad-case-name',
+      name,
+      problem: nameProblem(name)
+    });
+    expect(refused.message).toMatch(message);
     expect(readFileSync(path.join(book, 'benchmark_desc.xlsx'))).toEqual(
       before
     );
@@ -354,7 +393,8 @@ describe('the case writer and the loader', () => {
         ...fullSpec('pandas_5', crashed(['E'], 'e')),
         data: [data]
       };
-      await expect(writeCase(book, spec, nbDir)).rejects.toThrow(
+      const refused = await refusal(writeCase(book, spec, nbDir));
+      expect(refused.message).toMatch(
         new RegExp(`case pandas_5: ${message.source}`)
       );
       expect(existsSync(path.join(book, 'benchmark', 'pandas_5'))).toBe(false);
@@ -382,9 +422,16 @@ describe('the case writer and the loader', () => {
 
   it('refuses a corrupt descriptor, naming it, and leaves it as it was', async () => {
     writeFileSync(path.join(book, 'benchmark_desc.xlsx'), 'not a zip');
-    await expect(
+    const refused = await refusal(
       writeCase(book, fullSpec('pandas_7', crashed(['E'], 'e')), null)
-    ).rejects.toThrow(/benchmark_desc\.xlsx is not a readable \.xlsx file/);
+    );
+    expect(refused.problem).toMatchObject({
+      code: 'not-xlsx',
+      file: 'benchmark_desc.xlsx'
+    });
+    expect(refused.message).toMatch(
+      /benchmark_desc\.xlsx is not a readable \.xlsx file/
+    );
     expect(readFileSync(path.join(book, 'benchmark_desc.xlsx'), 'utf8')).toBe(
       'not a zip'
     );

@@ -11,6 +11,10 @@ import { tmpdir } from 'os';
 import * as path from 'path';
 
 import { nameProblem } from '../../src/casebook/paths';
+import {
+  readFetchJobProblem,
+  renderFetchJobProblem
+} from '../../src/model/fetchProblems';
 import { loadLocalCasebook } from '../../src/cli/verify';
 import { selectCases } from '../../src/cli/fetch';
 import type { ICaseSelectors } from '../../src/cli/fetch';
@@ -64,8 +68,41 @@ describe('one case-name rule', () => {
       { input: JSON.stringify(names), encoding: 'utf8' }
     );
     expect(JSON.parse(python)).toEqual(names.map(n => nameProblem(n)));
-    expect(nameProblem('.git')).toBe('starts with "."');
+    expect(nameProblem('.git')).toEqual({ code: 'hidden' });
     expect(nameProblem('x'.repeat(200))).toBeNull();
+  });
+
+  it("the fetcher refuses a bad name with a code the panel words as the fetcher's English", () => {
+    const names = ['.git', '../x', 'a b', 'é', 'x'.repeat(256)];
+    const python = execFileSync(
+      PYTHON,
+      [
+        '-c',
+        [
+          'import json, sys, tempfile',
+          'from jupyterlab_junobench.sparse import FetchError, fetch_cases',
+          'out = []',
+          'for name in json.load(sys.stdin):',
+          '    try:',
+          '        fetch_cases(tempfile.mkdtemp(), [name], "nowhere")',
+          '    except FetchError as err:',
+          '        out.append(err.to_json())',
+          'print(json.dumps(out))'
+        ].join('\n')
+      ],
+      { input: JSON.stringify(names), encoding: 'utf8' }
+    );
+    const errors = JSON.parse(python) as Array<Record<string, unknown>>;
+    expect(errors).toHaveLength(names.length);
+    errors.forEach((error, i) => {
+      const problem = readFetchJobProblem(error);
+      expect(problem).toEqual({
+        code: 'bad-case-name',
+        name: names[i],
+        problem: nameProblem(names[i])
+      });
+      expect(renderFetchJobProblem(problem!)).toBe(error.message);
+    });
   });
 });
 

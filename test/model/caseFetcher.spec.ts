@@ -1,9 +1,9 @@
 /**
  * CaseFetcher against a local HTTP server that answers `/junobench/fetch-case`
  * and `/junobench/fetch-jobs/<id>` as the server extension does: it follows a
- * job to its end, reports each failure as a code with parameters (rendered in
- * English or through the translation function), and stops asking once
- * disposed.
+ * job to its end, reports each failure as a code with parameters (the
+ * server's own code included; rendered in English or through the translation
+ * function), and stops asking once disposed.
  */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
@@ -141,14 +141,18 @@ describe('CaseFetcher', () => {
     expect(server.polls()).toBe(3);
   });
 
-  it("reports a job the server does not know with the server's message", async () => {
-    server = await fakeServer(() => [404, { message: 'No fetch here.' }]);
+  it("reports a job the server does not know with the server's code", async () => {
+    server = await fakeServer(() => [
+      404,
+      { code: 'no-fetch-job', id: JOB, message: 'No fetch here.' }
+    ]);
     const fetcher = fetcherOf(server);
     const result = await fetcher.fetch('demo/casebook', 'numpy_1');
     expect(result.state).toBe('failed');
     expect(result.error).toEqual({
       code: 'server',
       status: 404,
+      problem: { code: 'no-fetch-job', id: JOB },
       message: 'No fetch here.'
     });
     await intervals(5);
@@ -179,34 +183,70 @@ describe('CaseFetcher', () => {
 
   it.each<[string, Answer, Answer, FetchFailure]>([
     [
-      'a refused start, with its message',
-      [403, { message: 'Fetching cases is turned off.' }],
+      'a refused start, with its code and its English',
+      [403, { code: 'fetch-off', message: 'Fetching cases is turned off.' }],
       [200, { state: 'running' }],
-      { code: 'server', status: 403, message: 'Fetching cases is turned off.' }
+      {
+        code: 'server',
+        status: 403,
+        problem: { code: 'fetch-off' },
+        message: 'Fetching cases is turned off.'
+      }
+    ],
+    [
+      'a refused start with a code this version does not know',
+      [409, { code: 'later-code', message: 'Later.' }],
+      [200, { state: 'running' }],
+      { code: 'server', status: 409, problem: null, message: 'Later.' }
     ],
     [
       'a refused start without a message',
       [500, 'oops'],
       [200, { state: 'running' }],
-      { code: 'server', status: 500, message: null }
+      { code: 'server', status: 500, problem: null, message: null }
     ],
     [
-      'a failed job, with its reason',
+      'a failed job, with its code and its English',
+      [202, { id: JOB }],
+      [
+        200,
+        {
+          state: 'failed',
+          error: { code: 'busy', dest: '/c', lock: '/c/l', message: 'Busy.' }
+        }
+      ],
+      {
+        code: 'job',
+        problem: { code: 'busy', dest: '/c', lock: '/c/l' },
+        message: 'Busy.'
+      }
+    ],
+    [
+      'a failed job with a code this version does not know',
+      [202, { id: JOB }],
+      [
+        200,
+        { state: 'failed', error: { code: 'later-code', message: 'Later.' } }
+      ],
+      { code: 'job', problem: null, message: 'Later.' }
+    ],
+    [
+      'a failed job of an older server, with its reason as text',
       [202, { id: JOB }],
       [200, { state: 'failed', error: 'git lfs pull failed' }],
-      { code: 'job', message: 'git lfs pull failed' }
+      { code: 'job', problem: null, message: 'git lfs pull failed' }
     ],
     [
       'a failed job without a reason',
       [202, { id: JOB }],
       [200, { state: 'failed' }],
-      { code: 'job', message: null }
+      { code: 'job', problem: null, message: null }
     ],
     [
       'a job question the server refuses',
       [202, { id: JOB }],
       [500, {}],
-      { code: 'server', status: 500, message: null }
+      { code: 'server', status: 500, problem: null, message: null }
     ]
   ])('reports %s as a code', async (_, start, job, failure) => {
     server = await fakeServer(() => job, { start: () => start });
@@ -248,13 +288,45 @@ describe('CaseFetcher', () => {
       { fetchable: true, source: 'git@x:y', reason: null, failure: null }
     ],
     [
-      "the server's reason, in its words",
-      [200, { allowed: false, fetchable: false, source: null, reason: 'Off.' }],
-      { fetchable: false, reason: 'Off.', failure: null }
+      "the server's reason, as its code",
+      [
+        200,
+        {
+          allowed: false,
+          fetchable: false,
+          source: 'git@x:y',
+          reason: { code: 'fetch-off', message: 'Off.' }
+        }
+      ],
+      { fetchable: false, reason: { code: 'fetch-off' }, failure: null }
+    ],
+    [
+      'a copy not made by a sparse fetch, as a code with its path',
+      [
+        200,
+        {
+          allowed: true,
+          fetchable: false,
+          source: null,
+          reason: { code: 'not-fetched-copy', path: 'b', message: 'Not.' }
+        }
+      ],
+      {
+        fetchable: false,
+        reason: { code: 'not-fetched-copy', path: 'b' },
+        failure: null
+      }
     ],
     [
       'a refused question, as a code',
-      [400, { message: 'Refusing the casebook path.' }],
+      [
+        400,
+        {
+          code: 'path-outside-root',
+          path: '../b',
+          message: 'Refusing the casebook path.'
+        }
+      ],
       {
         fetchable: false,
         source: null,
@@ -262,6 +334,7 @@ describe('CaseFetcher', () => {
         failure: {
           code: 'server',
           status: 400,
+          problem: { code: 'path-outside-root', path: '../b' },
           message: 'Refusing the casebook path.'
         }
       }
@@ -281,19 +354,39 @@ describe('CaseFetcher', () => {
 const shout: Translate = (msgid, ...args) =>
   english(msgid.toUpperCase(), ...args);
 
-/** Every failure code, and its English (the server's own words pass through). */
+/**
+ * Every failure code, and its English: the server's code through its
+ * renderer; its own words pass through only without a code known here.
+ */
 const FAILURES: Array<[FetchFailure, string]> = [
   [
     { code: 'unreachable', detail: 'ECONNREFUSED' },
     'the server could not be reached (ECONNREFUSED)'
   ],
-  [{ code: 'server', status: 500, message: null }, 'HTTP 500'],
+  [{ code: 'server', status: 500, problem: null, message: null }, 'HTTP 500'],
   [
-    { code: 'server', status: 403, message: 'Fetching is off.' },
+    {
+      code: 'server',
+      status: 403,
+      problem: { code: 'fetch-off' },
+      message: 'Something else.'
+    },
+    'Fetching cases is turned off on this server (c.JunobenchExtension.allow_fetch).'
+  ],
+  [
+    { code: 'server', status: 409, problem: null, message: 'Fetching is off.' },
     'Fetching is off.'
   ],
-  [{ code: 'job', message: null }, 'the server gave no reason'],
-  [{ code: 'job', message: 'Git failed.' }, 'Git failed.'],
+  [{ code: 'job', problem: null, message: null }, 'the server gave no reason'],
+  [
+    {
+      code: 'job',
+      problem: { code: 'unexpected', detail: 'OSERROR' },
+      message: 'Something else.'
+    },
+    'the server failed unexpectedly: OSERROR'
+  ],
+  [{ code: 'job', problem: null, message: 'Git failed.' }, 'Git failed.'],
   [
     { code: 'stopped' },
     'stopped following the fetch (it goes on on the server)'
@@ -318,9 +411,11 @@ describe('renderFetchFailure', () => {
   );
 
   it.each(
-    FAILURES.filter(([f]) => !('message' in f && f.message !== null)).map(
-      ([f]) => [f.code, f] as const
-    )
+    FAILURES.filter(
+      ([f]) =>
+        !('message' in f && f.message !== null) ||
+        ('problem' in f && f.problem !== null)
+    ).map(([f]) => [f.code, f] as const)
   )('%s goes through the translation function', (_code, failure) => {
     const msgids: string[] = [];
     const phrase = renderFetchFailure(failure, (msgid, ...args) => {

@@ -3,7 +3,8 @@
  * catalogue, a real progress tracker and a real StateDB: the workshop's
  * playlist is listed in its order, the "Runnable here" choice starts from the
  * casebook and is remembered per casebook, the fetch source is asked once
- * per casebook and a stale answer is dropped, a fetched case reloads only the
+ * per casebook, a stale answer is dropped and the server's reason is worded
+ * through the translation function, a fetched case reloads only the
  * casebook it was fetched into, and a README is read only for a case folder.
  */
 import type { Contents } from '@jupyterlab/services';
@@ -17,8 +18,10 @@ import type {
   IFetchSourceState,
   IFetchState
 } from '../../src/model/caseFetcher';
+import { english } from '../../src/i18n';
 import { CatalogueModel } from '../../src/model/catalogue';
 import { PanelActions } from '../../src/model/panelActions';
+import type { ServerProblem } from '../../src/model/serverProblems';
 import { ProgressTracker } from '../../src/progress/tracker';
 import type {
   IActiveWorkshop,
@@ -126,7 +129,7 @@ function activeWorkshop(workshop: Partial<IWorkshop>): IWorkshopManager {
 const sourceState = (
   source: string | null,
   fetchable: boolean,
-  reason: string | null
+  reason: ServerProblem | null
 ) =>
   ({
     allowed: true,
@@ -297,7 +300,7 @@ describe('PanelActions', () => {
   it('asks about fetching once per casebook and drops a stale answer', async () => {
     await manager.load('sparse');
     const actions = make();
-    const sources: Array<IFetchSourceState | null> = [];
+    const sources: Array<PanelActions.IFetchSource | null> = [];
     actions.fetchSourceChanged.connect((_, s) => sources.push(s));
     actions.start();
     const stale = fetcher.sourceAnswer;
@@ -311,24 +314,50 @@ describe('PanelActions', () => {
     await settle();
     expect(sources).toEqual([null, null]);
     fetcher.sourceAnswer.resolve(
-      sourceState('https://example.org/junobench', false, 'fetching is off')
+      sourceState('https://example.org/junobench', false, { code: 'fetch-off' })
     );
     await settle();
     expect(sources).toEqual([
       null,
       null,
-      sourceState('https://example.org/junobench', false, 'fetching is off')
+      {
+        allowed: true,
+        fetchable: false,
+        source: 'https://example.org/junobench',
+        reason:
+          'Fetching cases is turned off on this server (c.JunobenchExtension.allow_fetch).'
+      }
     ]);
+    actions.dispose();
+  });
+
+  it("words the server's reason through the translation function", async () => {
+    await manager.load('sparse');
+    const actions = make({
+      translate: (msgid, ...args) => english(msgid.toUpperCase(), ...args)
+    });
+    const sources: Array<PanelActions.IFetchSource | null> = [];
+    actions.fetchSourceChanged.connect((_, s) => sources.push(s));
+    actions.start();
+    fetcher.sourceAnswer.resolve(
+      sourceState('https://example.org/junobench', false, { code: 'fetch-off' })
+    );
+    await settle();
+    expect(sources[1]?.reason).toBe(
+      'FETCHING CASES IS TURNED OFF ON THIS SERVER (C.JUNOBENCHEXTENSION.ALLOW_FETCH).'
+    );
     actions.dispose();
   });
 
   it('says nothing of fetching for a casebook that is not a sparse copy', async () => {
     await manager.load('full');
     const actions = make();
-    const sources: Array<IFetchSourceState | null> = [];
+    const sources: Array<PanelActions.IFetchSource | null> = [];
     actions.fetchSourceChanged.connect((_, s) => sources.push(s));
     actions.start();
-    fetcher.sourceAnswer.resolve(sourceState(null, false, 'not a sparse copy'));
+    fetcher.sourceAnswer.resolve(
+      sourceState(null, false, { code: 'not-fetched-copy', path: 'full' })
+    );
     await settle();
     expect(sources).toEqual([null, null]);
     actions.dispose();
