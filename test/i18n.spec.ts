@@ -15,7 +15,14 @@ import {
 import { nullTranslator } from '@jupyterlab/translation';
 
 import { formatBytes } from '../src/casebook/notebook';
-import { cellName, cellRef, english, TRANSLATION_DOMAIN } from '../src/i18n';
+import {
+  cellName,
+  cellNamesInJSON,
+  cellRef,
+  english,
+  renderCell,
+  TRANSLATION_DOMAIN
+} from '../src/i18n';
 import type { Translate } from '../src/i18n';
 import type { RunStop } from '../src/kernel/stop';
 import { renderRunStop } from '../src/kernel/stop';
@@ -773,11 +780,15 @@ describe('one translation domain and one way to name cells', () => {
     [11, 0, 'cell 12 [0]']
   ])('names cell index %i with prompt %p as %p', (index, count, name) => {
     expect(cellName(index, count)).toBe(name);
+    // The reference carries no English; renderCell and the command line's JSON name it.
     expect(cellRef(index, count)).toEqual({
       cellIndex: index,
-      executionCount: count,
-      name
+      executionCount: count
     });
+    expect(renderCell(cellRef(index, count))).toBe(name);
+    expect(
+      JSON.parse(JSON.stringify(cellRef(index, count), cellNamesInJSON)).name
+    ).toBe(name);
   });
 
   it('translates the cell name itself', () => {
