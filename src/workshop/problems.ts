@@ -7,6 +7,8 @@
 import { english } from '../i18n';
 import type { Translate } from '../i18n';
 import { describeValue } from '../progress/types';
+import { renderNameProblem } from '../casebook/paths';
+import type { NameProblem } from '../casebook/paths';
 
 /** The field a problem of the whole file names (not JSON, not an object). */
 export const FILE_FIELD = '(file)';
@@ -41,16 +43,8 @@ export type WorkshopProblem =
   | { code: 'no-cases' }
   /** A case is not a string. */
   | { code: 'case-type'; got: WorkshopValue }
-  /** A case name is empty. */
-  | { code: 'case-empty' }
-  /** A case name is longer than the schema allows. */
-  | { code: 'case-too-long'; name: string; limit: number }
-  /** A case name is `.`. */
-  | { code: 'case-dot'; name: string }
-  /** A case name contains `..`. */
-  | { code: 'case-dot-dot'; name: string }
-  /** A case name contains a character outside letters, digits, `_`, `.`, `-`. */
-  | { code: 'case-character'; name: string; char: string }
+  /** A case name breaks the one case-name rule (`nameProblem`). */
+  | { code: 'case-name'; name: string; problem: NameProblem }
   /** A case is listed twice; `first` is the index of its first listing. */
   | { code: 'case-repeated'; name: string; first: number }
   /** The reveal policy is missing or not one of `allowed`. */
@@ -144,26 +138,11 @@ export function renderWorkshopProblem(
       return __('expected at least one case name, got an empty array');
     case 'case-type':
       return __('expected a case name, got %1', got(problem.got));
-    case 'case-empty':
-      return __('the case name "" is empty');
-    case 'case-too-long':
+    case 'case-name':
       return __(
-        'the case name %1 is longer than %2 characters',
+        'the case name %1 cannot be used: %2',
         JSON.stringify(problem.name),
-        problem.limit
-      );
-    case 'case-dot':
-      return __(
-        'the case name %1 is not allowed',
-        JSON.stringify(problem.name)
-      );
-    case 'case-dot-dot':
-      return __('the case name %1 contains ".."', JSON.stringify(problem.name));
-    case 'case-character':
-      return __(
-        'the case name %1 contains the character %2',
-        JSON.stringify(problem.name),
-        JSON.stringify(problem.char)
+        renderNameProblem(problem.problem, __)
       );
     case 'case-repeated':
       return __(

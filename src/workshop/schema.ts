@@ -8,6 +8,7 @@ import Ajv from 'ajv';
 import type { ErrorObject } from 'ajv';
 
 import type { RevealPolicy } from '../repair/reveal';
+import { nameProblem } from '../casebook/paths';
 import { FILE_FIELD, workshopValue } from './problems';
 import type { WorkshopProblem } from './problems';
 import SCHEMA from './workshop.schema.json';
@@ -44,9 +45,6 @@ export function checkWorkshop(
 namespace Private {
   /** The schema, compiled once (Ajv is also JupyterLab's own settings validator). */
   export const validate = new Ajv().compile<IWorkshopJSON>(SCHEMA);
-
-  /** Letters, digits, `_`, `.` and `-`: the characters the schema's case-name pattern allows. */
-  const CASE_CHAR = /[A-Za-z0-9_.-]/;
 
   /**
    * The field and the problem, as a code, of the first error Ajv reports.
@@ -103,27 +101,11 @@ namespace Private {
     if (typeof name !== 'string') {
       return { code: 'case-type', got: workshopValue(name) };
     }
-    switch (error.keyword) {
-      case 'minLength':
-        return { code: 'case-empty' };
-      case 'maxLength':
-        return {
-          code: 'case-too-long',
-          name,
-          limit: Number(error.params.limit)
-        };
-      case 'not':
-        return { code: 'case-dot', name };
-      case 'pattern': {
-        // The pattern refuses `..` anywhere, then any character outside its class.
-        const char = [...name].find(c => !CASE_CHAR.test(c));
-        return name.includes('..') || char === undefined
-          ? { code: 'case-dot-dot', name }
-          : { code: 'case-character', name, char };
-      }
-      default:
-        return schemaProblem(name, error);
-    }
+    // The schema's length and pattern say the one case-name rule; nameProblem says why.
+    const problem = nameProblem(name);
+    return problem
+      ? { code: 'case-name', name, problem }
+      : schemaProblem(name, error);
   }
 
   /**

@@ -6,6 +6,7 @@
  */
 import { StateDB } from '@jupyterlab/statedb';
 
+import { nameProblem } from '../../src/casebook/paths';
 import { english } from '../../src/i18n';
 import type { Translate } from '../../src/i18n';
 import { WorkshopManager } from '../../src/workshop/manager';
@@ -64,19 +65,9 @@ const PROBLEMS: Array<[WorkshopProblem, string]> = [
   ],
   [{ code: 'no-cases' }, 'expected at least one case name, got an empty array'],
   [{ code: 'case-type', got: J('42') }, 'expected a case name, got 42'],
-  [{ code: 'case-empty' }, 'the case name "" is empty'],
   [
-    { code: 'case-too-long', name: 'AAA', limit: 255 },
-    'the case name "AAA" is longer than 255 characters'
-  ],
-  [{ code: 'case-dot', name: '.' }, 'the case name "." is not allowed'],
-  [
-    { code: 'case-dot-dot', name: '../E' },
-    'the case name "../E" contains ".."'
-  ],
-  [
-    { code: 'case-character', name: 'A B', char: ' ' },
-    'the case name "A B" contains the character " "'
+    { code: 'case-name', name: '.A', problem: { code: 'hidden' } },
+    'the case name ".A" cannot be used: it starts with "."'
   ],
   [
     { code: 'case-repeated', name: 'A', first: 0 },
@@ -124,11 +115,7 @@ const CODES: Record<WorkshopProblem['code'], true> = {
   cases: true,
   'no-cases': true,
   'case-type': true,
-  'case-empty': true,
-  'case-too-long': true,
-  'case-dot': true,
-  'case-dot-dot': true,
-  'case-character': true,
+  'case-name': true,
   'case-repeated': true,
   'reveal-policy': true,
   'time-box': true,
@@ -271,36 +258,61 @@ const CHECKS: Array<[string, unknown, string, WorkshopProblem]> = [
     'an empty case name',
     { ...base, cases: [''] },
     'cases[0]',
-    {
-      code: 'case-empty'
-    }
+    { code: 'case-name', name: '', problem: { code: 'empty' } }
   ],
   [
     'a case name too long',
     { ...base, cases: ['a'.repeat(256)] },
     'cases[0]',
-    { code: 'case-too-long', name: 'a'.repeat(256), limit: 255 }
+    {
+      code: 'case-name',
+      name: 'a'.repeat(256),
+      problem: { code: 'too-long', limit: 255 }
+    }
   ],
   [
     'the case name "."',
     { ...base, cases: ['.'] },
     'cases[0]',
-    {
-      code: 'case-dot',
-      name: '.'
-    }
+    { code: 'case-name', name: '.', problem: { code: 'dot' } }
+  ],
+  [
+    'a hidden case name (the loader skips hidden folders)',
+    { ...base, cases: ['.hidden'] },
+    'cases[0]',
+    { code: 'case-name', name: '.hidden', problem: { code: 'hidden' } }
+  ],
+  [
+    'a case name with ".." inside',
+    { ...base, cases: ['a..b'] },
+    'cases[0]',
+    { code: 'case-name', name: 'a..b', problem: { code: 'dot-dot' } }
   ],
   [
     'a case name leaving the casebook',
     { ...base, cases: ['../etc'] },
     'cases[0]',
-    { code: 'case-dot-dot', name: '../etc' }
+    {
+      code: 'case-name',
+      name: '../etc',
+      problem: { code: 'dot-dot-segment' }
+    }
   ],
   [
     'a case name with a slash',
     { ...base, cases: ['a/b'] },
     'cases[0]',
-    { code: 'case-character', name: 'a/b', char: '/' }
+    { code: 'case-name', name: 'a/b', problem: { code: 'slash' } }
+  ],
+  [
+    'a case name with a space',
+    { ...base, cases: ['a b'] },
+    'cases[0]',
+    {
+      code: 'case-name',
+      name: 'a b',
+      problem: { code: 'character', char: ' ' }
+    }
   ],
   [
     'a repeated case',
@@ -378,6 +390,51 @@ describe('checkWorkshop', () => {
 
   it('accepts a valid workshop', () => {
     expect(checkWorkshop(base)).toBeNull();
+  });
+
+  it('accepts exactly the case names the one case-name rule accepts', () => {
+    // Names from the JunoBench layout and ones that try every part of the rule, then random
+    // strings over an alphabet that mixes allowed and refused characters.
+    const names = [
+      'numpy_1',
+      'NBspecific_12',
+      'a.b',
+      'a-b_c.d',
+      'x.',
+      '.x',
+      '.',
+      '..',
+      'a..b',
+      'a/b',
+      '../a',
+      'a\\b',
+      '/abs',
+      'C:x',
+      'a b',
+      'é',
+      'a\u0000b',
+      '',
+      'a'.repeat(255),
+      'a'.repeat(256)
+    ];
+    const alphabet = 'aZ09_.-/ \\:é';
+    let seed = 7;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    for (let i = 0; i < 2000; i++) {
+      const length = Math.floor(random() * 6);
+      names.push(
+        Array.from(
+          { length },
+          () => alphabet[Math.floor(random() * alphabet.length)]
+        ).join('')
+      );
+    }
+    const disagree = names.filter(
+      name =>
+        (checkWorkshop({ ...base, cases: [name] }) === null) !==
+        (nameProblem(name) === null)
+    );
+    expect(disagree).toEqual([]);
   });
 });
 
