@@ -20,15 +20,74 @@ const esModules = [
   'exenv-es6'
 ].join('|');
 
-const baseConfig = jestJupyterLab(__dirname);
+/**
+ * The specs that need a Jupyter server: they run one at a time on the server
+ * that the "kernel" project's global set-up starts (test/sharedServer.ts), or
+ * start their own where the test is about the server itself.
+ */
+const kernelSpecs = [
+  'authoring/flow',
+  'authoring/history',
+  'authoring/model',
+  'cli/batch',
+  'cli/check',
+  'cli/checkKernel',
+  'cli/explain',
+  'cli/session',
+  'cli/verify',
+  'kernel/drift',
+  'kernel/evidence',
+  'kernel/pristine',
+  'kernel/repairCheck',
+  'kernel/runner',
+  'kernel/warmPool',
+  'model/controllers',
+  'progress/serverRestart',
+  'widgets/caseSidePanel'
+].map(name => `<rootDir>/test/${name}.spec.ts`);
 
-module.exports = {
-  ...baseConfig,
+const {
+  coverageDirectory,
+  coverageReporters,
+  reporters: _reporters,
+  testRegex: _testRegex,
+  testTimeout,
+  ...projectConfig
+} = jestJupyterLab(__dirname);
+
+const project = {
+  ...projectConfig,
+  rootDir: __dirname,
   automock: false,
-  // The kernel probe's text is embedded from jupyterlab_junobench/probe.py.
-  globalSetup: '<rootDir>/scripts/embed-probe.js',
-  reporters: ['default'],
-  testRegex: 'test/.*\\.spec\\.ts$',
   testPathIgnorePatterns: ['/lib/', '/node_modules/', '/ui-tests/'],
   transformIgnorePatterns: [`/node_modules/(?!${esModules}).+`]
+};
+
+module.exports = {
+  coverageDirectory,
+  coverageReporters,
+  testTimeout,
+  reporters: ['default'],
+  // The kernel probe's text is embedded from jupyterlab_junobench/probe.py
+  // before any spec runs, whichever projects run.
+  globalSetup: '<rootDir>/scripts/embed-probe.js',
+  projects: [
+    {
+      ...project,
+      displayName: 'unit',
+      testRegex: 'test/.*\\.spec\\.ts$',
+      testPathIgnorePatterns: [
+        ...project.testPathIgnorePatterns,
+        ...kernelSpecs
+      ]
+    },
+    {
+      ...project,
+      displayName: 'kernel',
+      testMatch: kernelSpecs,
+      globalSetup: '<rootDir>/test/global/setup.ts',
+      globalTeardown: '<rootDir>/test/global/teardown.ts',
+      runner: '<rootDir>/test/global/serialRunner.js'
+    }
+  ]
 };

@@ -119,6 +119,9 @@ class ScriptedDialogs implements AuthoringFlow.IDialogs {
 describe('AuthoringFlow on a real server', () => {
   let fixture: IAuthoringServer;
   let dir: string;
+  // Server paths of the casebook and the notebooks' folder, in the fixture's folder.
+  let book: string;
+  let work: string;
   let manager: CasebookManager;
   let dialogs: ScriptedDialogs;
   let flow: AuthoringFlow;
@@ -126,6 +129,8 @@ describe('AuthoringFlow on a real server', () => {
   beforeAll(async () => {
     fixture = await authoringServer('junobench-author-flow-');
     dir = fixture.dir;
+    book = `${fixture.path}/book`;
+    work = `${fixture.path}/work`;
     writeFileSync(path.join(dir, 'work', 'side.txt'), '3\n');
     const contents = new ContentsManager({
       serverSettings: fixture.server.settings
@@ -151,16 +156,16 @@ describe('AuthoringFlow on a real server', () => {
   afterAll(() => fixture.stop());
 
   it('makes a casebook in the folder asked for and uses it; a second one there is refused', async () => {
-    dialogs.folders.push(' /book/ ');
+    dialogs.folders.push(` /${book}/ `);
     expect(await flow.newCasebook()).toBe('created');
     expect(dialogs.take()).toEqual([['askFolder']]);
     expect(existsSync(path.join(dir, 'book', 'benchmark_desc.xlsx'))).toBe(
       true
     );
-    expect(manager.path).toBe('book');
+    expect(manager.path).toBe(book);
     expect(manager.casebook?.cases).toEqual([]);
 
-    expect(await flow.newCasebook('book')).toBe('failed');
+    expect(await flow.newCasebook(book)).toBe('failed');
     const [report, ...rest] = dialogs.take();
     expect(rest).toEqual([]);
     expect(report.slice(0, 2)).toEqual([
@@ -168,7 +173,7 @@ describe('AuthoringFlow on a real server', () => {
       'The casebook was not created'
     ]);
     expect(report[2]).toMatch(/already holds benchmark_desc\.xlsx/);
-    expect(manager.path).toBe('book');
+    expect(manager.path).toBe(book);
   });
 
   it('saves a crashed session as a case, then refuses a failing fix and counts a passing one', async () => {
@@ -180,10 +185,10 @@ describe('AuthoringFlow on a real server', () => {
       [cells[0][0], null],
       [cells[1][0], 1, true]
     ]);
-    const session = await fixture.startSession('work/square.ipynb');
+    const session = await fixture.startSession(`${work}/square.ipynb`);
     const kernel = session.kernel as Kernel.IKernelConnection;
     const subject = {
-      path: 'work/square.ipynb',
+      path: `${work}/square.ipynb`,
       notebook: () => crashed
     };
     try {
@@ -244,7 +249,7 @@ describe('AuthoringFlow on a real server', () => {
     // the same crash again is no fix.
     expect(
       await flow.saveFix({
-        path: 'work/square.ipynb',
+        path: `${work}/square.ipynb`,
         notebook: () => notebook([['area = side ** 2', 1]])
       })
     ).toBe('fix-refused');
@@ -265,7 +270,7 @@ describe('AuthoringFlow on a real server', () => {
     dialogs.choices.push('NBspecific_1');
     expect(
       await flow.saveFix({
-        path: 'work/square-fixed.ipynb',
+        path: `${work}/square-fixed.ipynb`,
         notebook: () => notebook(cells)
       })
     ).toBe('verified');

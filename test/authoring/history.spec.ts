@@ -77,7 +77,9 @@ describe('authoring a case on a real kernel', () => {
   afterAll(() => fixture.stop());
 
   it('records the order from the kernel history (out of order, one cell twice) and verify reproduces it as recorded', async () => {
-    const session = await fixture.startSession('work/totals.ipynb');
+    const session = await fixture.startSession(
+      `${fixture.path}/work/totals.ipynb`
+    );
     const runs = new Map<number, { count: number; outputs: INbOutput[] }>();
     try {
       const kernel = session.kernel!;
@@ -161,7 +163,7 @@ describe('authoring a case on a real kernel', () => {
       book,
       '--cases',
       'NBspecific_50',
-      ...serverArgs(server, dir)
+      ...serverArgs(server, fixture.server.root)
     ]);
     expect(verified.out.join('\n')).toMatch(
       /^NBspecific_50\s+pass\s+pass\s+pass/m
@@ -208,7 +210,7 @@ describe('authoring a case on a real kernel', () => {
       'root_cause=NB specific',
       '--diagnosis',
       'Summed twice.',
-      ...serverArgs(server, dir)
+      ...serverArgs(server, fixture.server.root)
     ]);
     expect(added.err).toEqual([]);
     expect(added.out[added.out.length - 1]).toMatch(
@@ -249,7 +251,7 @@ describe('authoring a case on a real kernel', () => {
       'NBspecific_52',
       '--reproduced',
       nbFile,
-      ...serverArgs(server, dir)
+      ...serverArgs(server, fixture.server.root)
     ]);
     expect(added.code).toBe(1);
     expect(added.out[added.out.length - 1]).toMatch(
@@ -292,7 +294,7 @@ describe('authoring a case on a real kernel', () => {
       path.join(demo, 'numpy_2_fixed.ipynb'),
       '--data',
       'data',
-      ...serverArgs(server, dir)
+      ...serverArgs(server, fixture.server.root)
     ]);
     expect(added.out[added.out.length - 1]).toMatch(
       /^Verified: numpy_50_reproduced\.ipynb crashes as recorded \(ValueError/

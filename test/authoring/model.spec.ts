@@ -48,11 +48,16 @@ function notebook(cells: [string, number | null, boolean?][]): INotebookJSON {
 describe('CaseAuthor on a real server', () => {
   let fixture: IAuthoringServer;
   let dir: string;
+  // Server paths of the casebook and the notebooks' folder, in the fixture's folder.
+  let book: string;
+  let work: string;
   let author: CaseAuthor;
 
   beforeAll(async () => {
     fixture = await authoringServer('junobench-author-model-');
     dir = fixture.dir;
+    book = `${fixture.path}/book`;
+    work = `${fixture.path}/work`;
     writeFileSync(path.join(dir, 'work', 'side.txt'), '3\n');
     author = new CaseAuthor({
       serverSettings: fixture.server.settings,
@@ -67,8 +72,8 @@ describe('CaseAuthor on a real server', () => {
   afterAll(() => fixture.stop());
 
   it('records, writes, refuses a failing fix and counts a passing one', async () => {
-    await author.newCasebook('book');
-    await expect(author.newCasebook('book')).rejects.toThrow(
+    await author.newCasebook(book);
+    await expect(author.newCasebook(book)).rejects.toThrow(
       /already holds benchmark_desc\.xlsx/
     );
 
@@ -77,7 +82,7 @@ describe('CaseAuthor on a real server', () => {
       ["side = float(open('side.txt').read())", null],
       ['area = side ** 2', 1]
     ];
-    const session = await fixture.startSession('work/square.ipynb');
+    const session = await fixture.startSession(`${work}/square.ipynb`);
     const nb = notebook([
       [cells[0][0], null],
       [cells[1][0], 1, true]
@@ -87,15 +92,15 @@ describe('CaseAuthor on a real server', () => {
         code: cells[1][0],
         store_history: true
       }).done;
-      expect(await author.inputFiles('work', nb)).toEqual(['side.txt']);
+      expect(await author.inputFiles(work, nb)).toEqual(['side.txt']);
       const recording = await author.record(session.kernel!, nb);
       if (!recording.ok) {
         throw new Error(recording.problem.code);
       }
       expect(recording.plan.steps.map(s => s.cellIndex)).toEqual([1]);
       await author.writeCase(
-        'book',
-        'work',
+        book,
+        work,
         caseSpec({
           name: 'NBspecific_1',
           original: nb,
@@ -118,7 +123,7 @@ describe('CaseAuthor on a real server', () => {
       await session.shutdown();
     }
     await expect(
-      author.writeCase('book', '', {
+      author.writeCase(book, '', {
         ...caseSpec({
           name: '../x',
           original: nb,
@@ -147,7 +152,7 @@ describe('CaseAuthor on a real server', () => {
 
     // The same crash again is no fix: refused, nothing written.
     const refused = await author.settle(
-      'book',
+      book,
       await c(),
       fixedNotebook(notebook([['area = side ** 2', 1]]))
     );
@@ -159,7 +164,7 @@ describe('CaseAuthor on a real server', () => {
     expect(existsSync(path.join(folder, 'DRAFT.md'))).toBe(true);
 
     // Top to bottom, with the copied input, is the fix: the case counts.
-    const counted = await author.settle('book', await c(), fixedNotebook(nb));
+    const counted = await author.settle(book, await c(), fixedNotebook(nb));
     expect(counted).toMatchObject({ kind: 'marked', draft: null });
     expect(
       JSON.parse(

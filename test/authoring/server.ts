@@ -1,43 +1,49 @@
 /**
- * A temporary server root with a `work/` folder and a Jupyter server serving
- * it, for the authoring specs (not a spec file).
+ * A folder with a `work/` folder on the shared Jupyter server
+ * (test/sharedServer.ts), for the authoring specs (not a spec file).
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'fs';
-import { tmpdir } from 'os';
+import { mkdirSync } from 'fs';
 import * as path from 'path';
 
 import type { SessionManager } from '@jupyterlab/services';
 
-import { startServer } from '../../src/cli/server';
-import type { IServerHandle } from '../../src/cli/server';
 import { sessionsFor } from '../../src/cli/session';
+import {
+  removeSharedFolder,
+  sharedFolder,
+  sharedServer
+} from '../sharedServer';
+import type { ISharedServer } from '../sharedServer';
 
-/** A running server on a temporary root. */
+/** A spec's folder on the shared server. */
 export interface IAuthoringServer {
-  /** The server root. */
+  /** The folder (a local path). */
   dir: string;
-  /** The server. */
-  server: IServerHandle;
+  /** The folder as a server path: the spec's server paths start with it. */
+  path: string;
+  /** The server (its root is not `dir`: `server.root`). */
+  server: ISharedServer;
   /** Sessions on it. */
   sessions: SessionManager;
   /** Start a notebook session at a server path (its folder is the kernel's working directory). */
   startSession(serverPath: string): ReturnType<SessionManager['startNew']>;
-  /** Stop the server and remove the root. */
+  /** Dispose of the sessions manager and remove the folder. */
   stop(): Promise<void>;
 }
 
 /**
- * Make a temporary root (`<prefix>…/work/`) and start a server on it.
+ * Make a folder (`<prefix>…/work/`) on the shared server.
  */
 export async function authoringServer(
   prefix: string
 ): Promise<IAuthoringServer> {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  mkdirSync(path.join(dir, 'work'));
-  const server = await startServer({ rootDir: dir });
+  const server = sharedServer();
+  const folder = sharedFolder(prefix);
+  mkdirSync(path.join(folder.dir, 'work'));
   const { sessions, dispose } = sessionsFor(server.settings);
   return {
-    dir,
+    dir: folder.dir,
+    path: folder.path,
     server,
     sessions,
     startSession: serverPath =>
@@ -49,8 +55,7 @@ export async function authoringServer(
       }),
     stop: async () => {
       dispose();
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
+      removeSharedFolder(folder);
     }
   };
 }

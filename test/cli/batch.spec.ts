@@ -30,7 +30,7 @@ import type {
   IBatchSummary
 } from '../../src/cli/batch';
 import type { ICheckReport } from '../../src/cli/check';
-import { startServer } from '../../src/cli/server';
+import { sharedServer } from '../sharedServer';
 import type { IServerHandle } from '../../src/cli/server';
 import { cellRef } from '../../src/i18n';
 
@@ -398,8 +398,9 @@ describe('junobench check --submissions', () => {
   let subs: string;
 
   beforeAll(async () => {
-    // Serve the folder above the casebook, as check.spec.ts does.
-    server = await startServer({ rootDir: ROOT });
+    // The shared server's root stands for the folder above the casebook, as
+    // in check.spec.ts.
+    server = sharedServer();
     tmp = mkdtempSync(path.join(tmpdir(), 'junobench-batch-'));
     subs = path.join(tmp, 'subs');
     const put = (rel: string, from?: string, text?: string) => {
@@ -421,7 +422,6 @@ describe('junobench check --submissions', () => {
   });
 
   afterAll(async () => {
-    await server.stop();
     rmSync(tmp, { recursive: true, force: true });
   });
 

@@ -11,7 +11,7 @@ import * as path from 'path';
 import { checkNotebook } from '../../src/cli/check';
 import { MemoryReferenceCache } from '../../src/kernel/repairCheck';
 import type { ICheckReport } from '../../src/cli/check';
-import { startServer } from '../../src/cli/server';
+import { sharedServer } from '../sharedServer';
 import type { IServerHandle } from '../../src/cli/server';
 import { loadLocalCasebook } from '../../src/cli/verify';
 import type { ICasebook } from '../../src/casebook/types';
@@ -107,14 +107,14 @@ describe('junobench check', () => {
   let tmp: string;
 
   beforeAll(async () => {
-    // Serve the folder above the casebook, to exercise the server-root mapping.
-    server = await startServer({ rootDir: ROOT });
+    // The shared server's root stands for the folder above the casebook, to
+    // exercise the server-root mapping.
+    server = sharedServer();
     book = await loadLocalCasebook(DEMO);
     tmp = mkdtempSync(path.join(tmpdir(), 'junobench-check-'));
   });
 
   afterAll(async () => {
-    await server.stop();
     rmSync(tmp, { recursive: true, force: true });
   });
 

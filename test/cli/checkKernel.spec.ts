@@ -12,10 +12,10 @@ import {
   defaultCheckKernel,
   formatCheckReport
 } from '../../src/cli/check';
-import { startServer } from '../../src/cli/server';
 import type { IServerHandle } from '../../src/cli/server';
 import { loadLocalCasebook } from '../../src/cli/verify';
 import { demoNotebook } from '../replay/notebooks';
+import { sharedServer } from '../sharedServer';
 import { pythonKernelspec, startServerWithKernelspecs } from './kernelspecs';
 
 jest.setTimeout(240000);
@@ -35,7 +35,8 @@ describe('the kernel a check uses', () => {
       await startServerWithKernelspecs(ROOT, {
         junobench: pythonKernelspec('JunoBench (benchmark pins)')
       }));
-    plain = await startServer({ rootDir: ROOT });
+    // The shared server's root stands for the folder above the casebook.
+    plain = sharedServer();
     // A stand-in for the container kernelspec: this Python, marked as the
     // container the way `install --container` marks it.
     ({ server: withContainer, stop: stopWithContainer } =
@@ -62,7 +63,6 @@ describe('the kernel a check uses', () => {
 
   afterAll(async () => {
     await stopWithPins?.();
-    await plain?.stop();
     await stopWithContainer?.();
   });
 

@@ -7,17 +7,19 @@ import * as path from 'path';
 
 import { explainCase, formatExplanation } from '../../src/cli/explain';
 import type { IExplainReport } from '../../src/cli/explain';
-import { startServer } from '../../src/cli/server';
 import type { IServerHandle } from '../../src/cli/server';
 import { loadLocalCasebook } from '../../src/cli/verify';
 import type { ICasebook } from '../../src/casebook/types';
 import { nameHistory } from '../../src/state/timeline';
 
 import { runCli } from './capture';
+import { sharedServer } from '../sharedServer';
 
 jest.setTimeout(240000);
 
 const DEMO = path.resolve(__dirname, '../../demo/casebook');
+// The shared server's root stands for the folder above the casebook.
+const ROOT = path.dirname(DEMO);
 
 describe('junobench explain', () => {
   let server: IServerHandle;
@@ -25,7 +27,7 @@ describe('junobench explain', () => {
   const reports = new Map<string, IExplainReport>();
 
   beforeAll(async () => {
-    server = await startServer({ rootDir: DEMO });
+    server = sharedServer();
     book = await loadLocalCasebook(DEMO);
     for (const name of ['NBspecific_1', 'NBspecific_2', 'NBspecific_3']) {
       reports.set(
@@ -35,15 +37,11 @@ describe('junobench explain', () => {
           casebookDir: DEMO,
           caseName: name,
           settings: server.settings,
-          serverRoot: DEMO,
+          serverRoot: ROOT,
           timeoutMs: 120000
         })
       );
     }
-  });
-
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('NBspecific_1: the name is defined only in a cell that never ran before the crash', () => {

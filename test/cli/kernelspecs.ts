@@ -1,6 +1,9 @@
 /**
  * A Jupyter server for a spec that sees extra kernelspecs: they are written
- * into a temporary JUPYTER_PATH that only this server's start-up sees.
+ * into a temporary JUPYTER_PATH that only this server's start-up sees. (A
+ * spec that needs one set of extra kernelspecs adds them to the shared
+ * server instead: `addKernelspecs` in test/sharedServer.ts. This is for specs
+ * that compare servers whose kernelspecs of the same name differ.)
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';

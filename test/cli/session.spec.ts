@@ -3,25 +3,20 @@
  * kernel that never answers is reported by name within the time allowed
  * (and shut down), and a real kernel is ready for its first cell.
  */
-import { mkdtempSync, rmSync } from 'fs';
-import { tmpdir } from 'os';
-import * as path from 'path';
-
 import type { IServerHandle } from '../../src/cli/server';
 import { sessionsFor, startSession, uniqueSuffix } from '../../src/cli/session';
-import { startServerWithKernelspecs } from './kernelspecs';
+import { addKernelspecs, sharedServer } from '../sharedServer';
 
 jest.setTimeout(120000);
 
 describe('startSession', () => {
   let server: IServerHandle;
-  let stop: () => Promise<void>;
-  let root: string;
+  let removeKernelspecs: () => void;
 
-  beforeAll(async () => {
-    root = mkdtempSync(path.join(tmpdir(), 'junobench-session-'));
+  beforeAll(() => {
+    server = sharedServer();
     // A "kernel" that starts and never opens its channels.
-    ({ server, stop } = await startServerWithKernelspecs(root, {
+    removeKernelspecs = addKernelspecs({
       mute: {
         argv: [
           'python',
@@ -32,12 +27,11 @@ describe('startSession', () => {
         display_name: 'Mute',
         language: 'python'
       }
-    }));
+    });
   });
 
-  afterAll(async () => {
-    await stop?.();
-    rmSync(root, { recursive: true, force: true });
+  afterAll(() => {
+    removeKernelspecs?.();
   });
 
   it('waits for a real kernel to answer, then runs its first cell', async () => {

@@ -12,6 +12,7 @@ import { sourceText } from '../../src/replay/plan';
 import type { INotebookJSON } from '../../src/replay/types';
 
 import { runCli, serverArgs } from './capture';
+import { sharedServer } from '../sharedServer';
 
 jest.setTimeout(180000);
 
@@ -21,13 +22,10 @@ const ROOT = path.resolve(DEMO, '..');
 describe('junobench verify', () => {
   let server: IServerHandle;
 
-  beforeAll(async () => {
-    // Serve the folder above the casebook, to exercise --server-root mapping.
-    server = await startServer({ rootDir: ROOT });
-  });
-
-  afterAll(async () => {
-    await server.stop();
+  beforeAll(() => {
+    // The shared server's root stands for the folder above the casebook, to
+    // exercise --server-root mapping.
+    server = sharedServer();
   });
 
   it('passes a demo case on a given server and reports per case', async () => {

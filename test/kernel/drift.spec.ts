@@ -6,9 +6,8 @@
 import { readFileSync } from 'fs';
 import * as path from 'path';
 
-import { KernelManager, ServerConnection } from '@jupyterlab/services';
+import { KernelManager } from '@jupyterlab/services';
 import type { Kernel } from '@jupyterlab/services';
-import { JupyterServer } from '@jupyterlab/testing';
 
 import {
   compareEnvironment,
@@ -22,6 +21,8 @@ import {
 import type { IEnvironmentProbe, IPins } from '../../src/kernel/drift';
 import { BENCHMARK_PINS } from '../../src/kernel/pins';
 import { probeEnvironment } from '../../src/kernel/probe';
+
+import { sharedServer } from '../sharedServer';
 
 const PINS: IPins = {
   source: { repository: 'r', commit: 'c', files: [] },
@@ -333,15 +334,12 @@ describe('BENCHMARK_PINS', () => {
 
 describe('probeEnvironment in a real kernel', () => {
   jest.setTimeout(120000);
-  const server = new JupyterServer();
+  const server = sharedServer();
   let manager: KernelManager;
   let kernel: Kernel.IKernelConnection;
 
   beforeAll(async () => {
-    await server.start({ configData: { ServerApp: { allow_root: true } } });
-    manager = new KernelManager({
-      serverSettings: ServerConnection.makeSettings()
-    });
+    manager = new KernelManager({ serverSettings: server.settings });
     await manager.ready;
     kernel = await manager.startNew({ name: 'python3' });
     await kernel.info;
@@ -350,7 +348,6 @@ describe('probeEnvironment in a real kernel', () => {
   afterAll(async () => {
     await kernel.shutdown().catch(() => undefined);
     manager.dispose();
-    await server.shutdown();
   });
 
   it('reports the kernel Python, prefix and library versions without using an execution count', async () => {

@@ -9,9 +9,8 @@
 import { existsSync } from 'fs';
 import * as path from 'path';
 
-import { KernelManager, ServerConnection } from '@jupyterlab/services';
+import { KernelManager } from '@jupyterlab/services';
 import type { Kernel } from '@jupyterlab/services';
-import { JupyterServer } from '@jupyterlab/testing';
 
 import {
   EVIDENCE_ENVIRONMENT_EXPRESSION,
@@ -26,6 +25,8 @@ import { lineEvidence, readProbeReport } from '../../src/repair/evidence';
 import type { IProbeReport } from '../../src/repair/evidence';
 import { recordedPlan } from '../../src/replay/plan';
 
+import { addKernelspecs, sharedServer } from '../sharedServer';
+
 jest.setTimeout(180000);
 
 const PY310 =
@@ -38,7 +39,7 @@ if (!HAS_PY310) {
   );
 }
 
-const server = new JupyterServer();
+const server = sharedServer();
 
 /** Run cells in order, probing the ones whose index is in `probed`. */
 async function run(
@@ -86,10 +87,11 @@ const KERNELS: Array<[string, boolean]> = [
   ['py310', HAS_PY310]
 ];
 
-beforeAll(async () => {
-  await server.start({
-    configData: { ServerApp: { allow_root: true } },
-    additionalKernelSpecs: HAS_PY310
+let removeKernelspecs: () => void;
+
+beforeAll(() => {
+  removeKernelspecs = addKernelspecs(
+    HAS_PY310
       ? {
           py310: {
             argv: [
@@ -104,11 +106,11 @@ beforeAll(async () => {
           }
         }
       : {}
-  });
+  );
 });
 
-afterAll(async () => {
-  await server.shutdown();
+afterAll(() => {
+  removeKernelspecs?.();
 });
 
 describe.each(KERNELS)(
@@ -122,9 +124,7 @@ describe.each(KERNELS)(
       if (!present) {
         return;
       }
-      manager = new KernelManager({
-        serverSettings: ServerConnection.makeSettings()
-      });
+      manager = new KernelManager({ serverSettings: server.settings });
       await manager.ready;
       kernel = await manager.startNew({ name });
     });

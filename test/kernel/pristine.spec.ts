@@ -2,9 +2,8 @@
  * Whether a kernel has run nothing yet (so a replay may skip its restart),
  * against a real Jupyter server and a real Python kernel.
  */
-import { KernelManager, ServerConnection } from '@jupyterlab/services';
+import { KernelManager } from '@jupyterlab/services';
 import type { Kernel } from '@jupyterlab/services';
-import { JupyterServer } from '@jupyterlab/testing';
 
 import { isPristineKernel } from '../../src/kernel/probe';
 import {
@@ -12,6 +11,8 @@ import {
   isPristineAnswer,
   pristineQuestion
 } from '../../src/kernel/snippets';
+
+import { sharedServer } from '../sharedServer';
 
 jest.setTimeout(180000);
 
@@ -32,7 +33,7 @@ describe('isPristineAnswer', () => {
 });
 
 describe('isPristineKernel', () => {
-  const server = new JupyterServer();
+  const server = sharedServer();
   let kernels: KernelManager;
   let kernel: Kernel.IKernelConnection;
 
@@ -46,9 +47,8 @@ describe('isPristineKernel', () => {
   }
 
   beforeAll(async () => {
-    await server.start({ configData: { ServerApp: { allow_root: true } } });
     kernels = new KernelManager({
-      serverSettings: ServerConnection.makeSettings()
+      serverSettings: server.settings
     });
     await kernels.ready;
     kernel = await kernels.startNew({ name: 'python3' });
@@ -57,7 +57,6 @@ describe('isPristineKernel', () => {
   afterAll(async () => {
     await kernel.shutdown().catch(() => undefined);
     kernels.dispose();
-    await server.shutdown();
   });
 
   beforeEach(async () => {

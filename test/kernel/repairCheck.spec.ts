@@ -4,8 +4,7 @@
  * cells ran out of document order can still serve), and a notebook-specific
  * case's live kernel is replayed from the saved prompts.
  */
-import { KernelManager, ServerConnection } from '@jupyterlab/services';
-import { JupyterServer } from '@jupyterlab/testing';
+import { KernelManager } from '@jupyterlab/services';
 
 import {
   MemoryReferenceCache,
@@ -14,22 +13,20 @@ import {
 import type { IFreshKernel } from '../../src/kernel/repairCheck';
 import type { INbCell, INotebookJSON } from '../../src/replay/types';
 
+import { sharedServer } from '../sharedServer';
+
 jest.setTimeout(240000);
 
-const server = new JupyterServer();
+const server = sharedServer();
 let manager: KernelManager;
 
 beforeAll(async () => {
-  await server.start({ configData: { ServerApp: { allow_root: true } } });
-  manager = new KernelManager({
-    serverSettings: ServerConnection.makeSettings()
-  });
+  manager = new KernelManager({ serverSettings: server.settings });
   await manager.ready;
 });
 
 afterAll(async () => {
   manager.dispose();
-  await server.shutdown();
 });
 
 /** A fresh kernel for one run of the check. */

@@ -2,13 +2,8 @@
  * The kernel runner against a real Jupyter server and a real Python kernel.
  */
 import { renderRunStop } from '../../src/kernel/stop';
-import {
-  KernelAPI,
-  KernelManager,
-  ServerConnection
-} from '@jupyterlab/services';
+import { KernelAPI, KernelManager } from '@jupyterlab/services';
 import type { Kernel } from '@jupyterlab/services';
-import { JupyterServer } from '@jupyterlab/testing';
 
 import { cellRef } from '../../src/i18n';
 import { PlanRunner } from '../../src/kernel/runner';
@@ -16,9 +11,13 @@ import type { RunnerEvent } from '../../src/kernel/runner';
 import { recordedPlan } from '../../src/replay/plan';
 import type { INotebookJSON, IReplayPlan } from '../../src/replay/types';
 
+import { sharedServer, shutdownKernel } from '../sharedServer';
+
 jest.setTimeout(120000);
 
-const server = new JupyterServer();
+// Started without the IOPub rate limit, so a huge print reaches the runner
+// whole (the default limit would drop it at the server before the cap is met).
+const server = sharedServer();
 
 /** A notebook from [source, execution_count, error?] triples. */
 function notebook(cells: [string, number | null, boolean?][]): INotebookJSON {
@@ -45,24 +44,12 @@ describe('PlanRunner', () => {
   let kernel: Kernel.IKernelConnection;
 
   beforeAll(async () => {
-    // CI runs as root; Jupyter refuses that unless told.
-    await server.start({
-      configData: {
-        ServerApp: { allow_root: true },
-        // No IOPub rate limit, so a huge print reaches the runner whole (the
-        // default limit would drop it at the server before the cap is met).
-        ZMQChannelsWebsocketConnection: { iopub_data_rate_limit: 0 }
-      }
-    });
-    manager = new KernelManager({
-      serverSettings: ServerConnection.makeSettings()
-    });
+    manager = new KernelManager({ serverSettings: server.settings });
     await manager.ready;
   });
 
   afterAll(async () => {
     manager.dispose();
-    await server.shutdown();
   });
 
   beforeEach(async () => {
@@ -74,6 +61,8 @@ describe('PlanRunner', () => {
     if (!kernel.isDisposed) {
       await kernel.shutdown().catch(() => undefined);
     }
+    // A kernel that died or was restarted may still run on the shared server.
+    await shutdownKernel(kernel.id);
   });
 
   it('runs cells in the recorded order and stops at the crash', async () => {

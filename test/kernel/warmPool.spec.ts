@@ -9,14 +9,17 @@ import {
   SessionAPI
 } from '@jupyterlab/services';
 import type { Kernel, KernelMessage } from '@jupyterlab/services';
-import { JupyterServer } from '@jupyterlab/testing';
 
 import { chdirCode } from '../../src/kernel/snippets';
 import { WarmKernelPool } from '../../src/kernel/warmPool';
 
+import { sharedFolder, sharedServer } from '../sharedServer';
+
 jest.setTimeout(180000);
 
-const server = new JupyterServer();
+const server = sharedServer();
+// This spec's folders and files, in a folder of its own on the shared server.
+const mine = sharedFolder('warmPool-').path;
 
 /** Run code in a kernel and return what it printed on stdout. */
 async function stdout(
@@ -46,20 +49,20 @@ describe('WarmKernelPool', () => {
   let pool: WarmKernelPool;
 
   beforeAll(async () => {
-    await server.start({ configData: { ServerApp: { allow_root: true } } });
-    settings = ServerConnection.makeSettings();
+    settings = server.settings;
     contents = new ContentsManager({ serverSettings: settings });
     kernels = new KernelManager({ serverSettings: settings });
     await kernels.ready;
     // A case folder the working copies point at, outside the workspace.
-    await contents.save('JunoBench', { type: 'directory' });
-    await contents.save('JunoBench/benchmark', { type: 'directory' });
-    await contents.save('JunoBench/benchmark/numpy_1', { type: 'directory' });
+    await contents.save(`${mine}/JunoBench`, { type: 'directory' });
+    await contents.save(`${mine}/JunoBench/benchmark`, { type: 'directory' });
+    await contents.save(`${mine}/JunoBench/benchmark/numpy_1`, {
+      type: 'directory'
+    });
   });
 
   afterAll(async () => {
     kernels.dispose();
-    await server.shutdown();
   });
 
   beforeEach(() => {
@@ -73,7 +76,7 @@ describe('WarmKernelPool', () => {
 
   it.each([
     ['the server root', ''],
-    ['a folder it creates', 'warm/here']
+    ['a folder it creates', `${mine}/warm/here`]
   ])('starts a kernel in %s, which a restart keeps', async (_, folder) => {
     const warm = await pool.fill('python3', folder);
     expect(warm).not.toBeNull();
@@ -91,9 +94,9 @@ describe('WarmKernelPool', () => {
       } else {
         // The replay's move for a kernel outside the notebook's folder:
         // the case folder relative to the server root.
-        await stdout(kernel, chdirCode('JunoBench/benchmark/numpy_1'));
+        await stdout(kernel, chdirCode(`${mine}/JunoBench/benchmark/numpy_1`));
         const moved = await stdout(kernel, 'import os; print(os.getcwd())');
-        expect(moved).toBe(`${root}/JunoBench/benchmark/numpy_1`);
+        expect(moved).toBe(`${root}/${mine}/JunoBench/benchmark/numpy_1`);
       }
     } finally {
       kernel.dispose();
@@ -117,7 +120,7 @@ describe('WarmKernelPool', () => {
       {
         method: 'POST',
         body: JSON.stringify({
-          path: 'junobench-work/demo/numpy_1/numpy_1-1.ipynb',
+          path: `${mine}/junobench-work/demo/numpy_1/numpy_1-1.ipynb`,
           type: 'notebook',
           name: 'numpy_1-1.ipynb',
           kernel: { id: taken!.id, name: taken!.name }
@@ -139,9 +142,9 @@ describe('WarmKernelPool', () => {
       // the case folder relative to the server root (where it started).
       const root = await stdout(kernel, 'import os; print(os.getcwd())');
       await kernel.restart();
-      await stdout(kernel, chdirCode('JunoBench/benchmark/numpy_1'));
+      await stdout(kernel, chdirCode(`${mine}/JunoBench/benchmark/numpy_1`));
       const moved = await stdout(kernel, 'import os; print(os.getcwd())');
-      expect(moved).toBe(`${root}/JunoBench/benchmark/numpy_1`);
+      expect(moved).toBe(`${root}/${mine}/JunoBench/benchmark/numpy_1`);
       // Draining the pool now must not touch the kernel it handed out.
       await pool.drain();
       expect(await running(settings)).toContain(taken!.id);
@@ -152,12 +155,12 @@ describe('WarmKernelPool', () => {
   });
 
   it('replaces a warm kernel of another folder and shuts the old one down', async () => {
-    const first = await pool.fill('python3', 'warm/a');
-    const second = await pool.fill('python3', 'warm/b');
+    const first = await pool.fill('python3', `${mine}/warm/a`);
+    const second = await pool.fill('python3', `${mine}/warm/b`);
     expect(second).not.toBeNull();
     expect(second!.id).not.toBe(first!.id);
     // A fill for what is already warm starts nothing new.
-    expect((await pool.fill('python3', 'warm/b'))?.id).toBe(second!.id);
+    expect((await pool.fill('python3', `${mine}/warm/b`))?.id).toBe(second!.id);
     const ids = await running(settings);
     expect(ids).not.toContain(first!.id);
     expect(ids).toContain(second!.id);
@@ -165,8 +168,8 @@ describe('WarmKernelPool', () => {
 
   it('shuts down a kernel replaced while it was still starting', async () => {
     const before = await running(settings);
-    const starting = pool.fill('python3', 'warm/c');
-    const replacement = await pool.fill('python3', 'warm/d');
+    const starting = pool.fill('python3', `${mine}/warm/c`);
+    const replacement = await pool.fill('python3', `${mine}/warm/d`);
     expect(await starting).toBeNull();
     const ids = await running(settings);
     expect(ids).toContain(replacement!.id);
@@ -176,12 +179,12 @@ describe('WarmKernelPool', () => {
   });
 
   it('drains and releases', async () => {
-    const warm = await pool.fill('python3', 'warm/e');
+    const warm = await pool.fill('python3', `${mine}/warm/e`);
     await pool.drain();
     expect(pool.current).toBeNull();
     expect(await running(settings)).not.toContain(warm!.id);
-    const again = await pool.fill('python3', 'warm/e');
-    const taken = await pool.take('python3', 'warm/e');
+    const again = await pool.fill('python3', `${mine}/warm/e`);
+    const taken = await pool.take('python3', `${mine}/warm/e`);
     await pool.release(taken!);
     expect(await running(settings)).not.toContain(again!.id);
   });
@@ -189,7 +192,7 @@ describe('WarmKernelPool', () => {
   it('reports a kernel that cannot start as null and stays empty', async () => {
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
     try {
-      expect(await pool.fill('no-such-kernel', 'warm/f')).toBeNull();
+      expect(await pool.fill('no-such-kernel', `${mine}/warm/f`)).toBeNull();
       expect(pool.current).toBeNull();
       expect(warn).toHaveBeenCalledWith(
         expect.stringContaining('could not start a warm no-such-kernel kernel')

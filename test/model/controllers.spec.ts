@@ -13,7 +13,6 @@ import { Context } from '@jupyterlab/docregistry';
 import type { INotebookModel } from '@jupyterlab/notebook';
 import { NotebookModelFactory } from '@jupyterlab/notebook';
 import { ServiceManager } from '@jupyterlab/services';
-import { JupyterServer } from '@jupyterlab/testing';
 import { NBTestUtils } from '@jupyterlab/testutils';
 import { nullTranslator } from '@jupyterlab/translation';
 import { SessionContextDialogs } from '@jupyterlab/apputils';
@@ -26,29 +25,32 @@ import { makeWorkingCopy } from '../../src/model/workingCopy';
 import type { INotebookJSON } from '../../src/replay/types';
 import { CellMarks } from '../../src/widgets/cellMarks';
 
+import { sharedFolder, sharedServer } from '../sharedServer';
+
 jest.setTimeout(180000);
 
 const DEMO = path.resolve(__dirname, '../../demo/casebook');
-const server = new JupyterServer();
+// Points PageConfig, which `new ServiceManager()` reads, at the shared server.
+sharedServer();
+// This spec's files, in a folder of its own on the shared server.
+const mine = sharedFolder('controllers-').path;
 const trans = nullTranslator.load('jupyterlab_junobench');
 
 describe('ReplayController and CheckController', () => {
   let manager: ServiceManager;
 
   beforeAll(async () => {
-    await server.start({ configData: { ServerApp: { allow_root: true } } });
     manager = new ServiceManager({ standby: 'never' });
     await manager.ready;
   });
 
   afterAll(async () => {
     manager.dispose();
-    await server.shutdown();
   });
 
-  /** Upload a demo case folder (notebooks and data) under `demo/`. */
+  /** Upload a demo case folder (notebooks and data) under `demo/` of this spec's folder. */
   async function upload(name: string): Promise<string> {
-    const folder = `demo/benchmark/${name}`;
+    const folder = `${mine}/demo/benchmark/${name}`;
     const local = path.join(DEMO, 'benchmark', name);
     const walk = async (dir: string, rel: string) => {
       await manager.contents.save(rel, { type: 'directory' });
@@ -71,8 +73,10 @@ describe('ReplayController and CheckController', () => {
         }
       }
     };
-    await manager.contents.save('demo', { type: 'directory' });
-    await manager.contents.save('demo/benchmark', { type: 'directory' });
+    await manager.contents.save(`${mine}/demo`, { type: 'directory' });
+    await manager.contents.save(`${mine}/demo/benchmark`, {
+      type: 'directory'
+    });
     await walk(local, folder);
     return folder;
   }
@@ -96,8 +100,8 @@ describe('ReplayController and CheckController', () => {
       recordedEname: c.ename,
       recordedEvalue: c.evalue
     });
-    await manager.contents.save('work', { type: 'directory' });
-    const file = `work/${name}-1.ipynb`;
+    await manager.contents.save(`${mine}/work`, { type: 'directory' });
+    const file = `${mine}/work/${name}-1.ipynb`;
     await manager.contents.save(file, {
       type: 'notebook',
       format: 'json',

@@ -13,7 +13,6 @@ import { Context } from '@jupyterlab/docregistry';
 import type { INotebookModel } from '@jupyterlab/notebook';
 import { NotebookModelFactory } from '@jupyterlab/notebook';
 import { ServiceManager } from '@jupyterlab/services';
-import { JupyterServer } from '@jupyterlab/testing';
 import { NBTestUtils } from '@jupyterlab/testutils';
 import { nullTranslator } from '@jupyterlab/translation';
 import { CommandRegistry } from '@lumino/commands';
@@ -31,6 +30,8 @@ import type { INotebookJSON } from '../../src/replay/types';
 import type { IWorkingCopy } from '../../src/tokens';
 import { CaseSidePanel } from '../../src/widgets/caseSidePanel';
 
+import { sharedFolder, sharedServer } from '../sharedServer';
+
 jest.setTimeout(240000);
 
 // React renders inside `act` in these tests.
@@ -39,7 +40,10 @@ jest.setTimeout(240000);
 ).IS_REACT_ACT_ENVIRONMENT = true;
 
 const DEMO = path.resolve(__dirname, '../../demo/casebook');
-const server = new JupyterServer();
+// Points PageConfig, which `new ServiceManager()` reads, at the shared server.
+sharedServer();
+// This spec's files, in a folder of its own on the shared server.
+const mine = sharedFolder('caseSidePanel-').path;
 const trans = nullTranslator.load('jupyterlab_junobench');
 
 /** Deliver pending widget updates and let React commit them. */
@@ -73,19 +77,17 @@ describe('CaseSidePanel over a replayed and checked working copy', () => {
   let manager: ServiceManager;
 
   beforeAll(async () => {
-    await server.start({ configData: { ServerApp: { allow_root: true } } });
     manager = new ServiceManager({ standby: 'never' });
     await manager.ready;
   });
 
   afterAll(async () => {
     manager.dispose();
-    await server.shutdown();
   });
 
-  /** Upload a demo case folder (notebooks and data) under `demo/`. */
+  /** Upload a demo case folder (notebooks and data) under `demo/` of this spec's folder. */
   async function upload(name: string): Promise<string> {
-    const folder = `demo/benchmark/${name}`;
+    const folder = `${mine}/demo/benchmark/${name}`;
     const walk = async (dir: string, rel: string) => {
       await manager.contents.save(rel, { type: 'directory' });
       for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -107,8 +109,10 @@ describe('CaseSidePanel over a replayed and checked working copy', () => {
         }
       }
     };
-    await manager.contents.save('demo', { type: 'directory' });
-    await manager.contents.save('demo/benchmark', { type: 'directory' });
+    await manager.contents.save(`${mine}/demo`, { type: 'directory' });
+    await manager.contents.save(`${mine}/demo/benchmark`, {
+      type: 'directory'
+    });
     await walk(path.join(DEMO, 'benchmark', name), folder);
     return folder;
   }
@@ -132,8 +136,8 @@ describe('CaseSidePanel over a replayed and checked working copy', () => {
       recordedEname: c.ename,
       recordedEvalue: c.evalue
     });
-    await manager.contents.save('work', { type: 'directory' });
-    const file = `work/${name}-1.ipynb`;
+    await manager.contents.save(`${mine}/work`, { type: 'directory' });
+    const file = `${mine}/work/${name}-1.ipynb`;
     await manager.contents.save(file, {
       type: 'notebook',
       format: 'json',

@@ -1,0 +1,79 @@
+/**
+ * Jest's global set-up for the "kernel" project (not a spec file): starts the
+ * one Jupyter server its specs share, with our command line's `startServer`
+ * (the settings `junobench` uses), and hands it to them through the
+ * environment (test/sharedServer.ts reads it). test/global/teardown.ts stops it.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'fs';
+import { tmpdir } from 'os';
+import * as path from 'path';
+
+import { startServer } from '../../src/cli/server';
+import type { IServerHandle } from '../../src/cli/server';
+import { SHARED_SERVER_ENV } from '../sharedServer';
+import type { ISharedServerInfo } from '../sharedServer';
+
+/** What the tear-down needs, kept on `globalThis` (set-up and tear-down share jest's process). */
+export interface ISharedServerState {
+  /** The server. */
+  server: IServerHandle;
+  /** What the specs were given. */
+  info: ISharedServerInfo;
+}
+
+/** The `globalThis` key of the state. */
+export const STATE_KEY = '__junobenchSharedServer';
+
+/** Start the shared server and describe it in the environment. */
+export default async function setup(): Promise<void> {
+  const root = mkdtempSync(path.join(tmpdir(), 'junobench-jest-'));
+  // The root stands for demo/: the specs that serve demo/ keep their paths.
+  const demo = path.resolve(__dirname, '../../demo');
+  for (const entry of readdirSync(demo)) {
+    symlinkSync(path.join(demo, entry), path.join(root, entry));
+  }
+  // Kernelspecs a spec adds while it runs (the server looks them up on each start).
+  const jupyterPath = mkdtempSync(path.join(tmpdir(), 'junobench-jest-path-'));
+  mkdirSync(path.join(jupyterPath, 'kernels'));
+  const saved = process.env.JUPYTER_PATH;
+  process.env.JUPYTER_PATH = [jupyterPath, saved]
+    .filter(Boolean)
+    .join(path.delimiter);
+  let server: IServerHandle;
+  try {
+    server = await startServer({
+      rootDir: root,
+      extraArgs: [
+        // runner.spec.ts prints more than the default IOPub rate limit lets
+        // through, to reach the runner's own cap.
+        '--ZMQChannelsWebsocketConnection.iopub_data_rate_limit=0',
+        // A kernel being shut down is killed after a second at most (as on
+        // @jupyterlab/testing's server): warmPool.spec.ts counts on a
+        // replaced kernel being gone by the time its successor answers.
+        '--KernelManager.shutdown_wait_time=1'
+      ]
+    });
+  } catch (reason) {
+    rmSync(root, { recursive: true, force: true });
+    rmSync(jupyterPath, { recursive: true, force: true });
+    throw reason;
+  } finally {
+    if (saved === undefined) {
+      delete process.env.JUPYTER_PATH;
+    } else {
+      process.env.JUPYTER_PATH = saved;
+    }
+  }
+  const info: ISharedServerInfo = {
+    url: server.url,
+    token: server.token,
+    root,
+    jupyterPath
+  };
+  (globalThis as Record<string, unknown>)[STATE_KEY] = {
+    server,
+    info
+  } satisfies ISharedServerState;
+  // Test files run in this process or in workers forked after this: both see it.
+  process.env[SHARED_SERVER_ENV] = JSON.stringify(info);
+}
