@@ -10,9 +10,13 @@
 
 For people it draws progress on stderr and prints a short summary. With
 ``--json-lines`` it writes one JSON object per line on stdout and nothing else:
-``{"event": "progress", "phase", "percent", ...data}``, ``{"event": "warning",
-"code", ...}``, then ``{"event": "summary", "mode", ...}`` or ``{"event":
-"error", "code", "message"}``; the caller renders them in its own words.
+``{"event": "progress", "phase", "percent", "code", ...params, "message"}``,
+``{"event": "warning", "code", ...params, "message"}``, then ``{"event":
+"summary", "mode", ...}`` or ``{"event": "error", "code", ...params,
+"message"}``. Progress and warnings are :class:`.sparse.Progress` codes, errors
+:class:`.sparse.FetchError` codes; ``message`` is English for logs, and the
+caller words the codes (``junobench fetch`` through src/model/fetchProgress.ts
+and src/model/fetchProblems.ts).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .sparse import (
+    MARKER,
     FetchError,
     Git,
     Progress,
@@ -90,19 +95,14 @@ def clone_dataset(
     url = clone_url(source)
     lfs = has_git_lfs()
     if not lfs:
-        report(Progress(
-            "warning", None,
-            "git-lfs is not installed: large files (spreadsheets, data) stay Git LFS pointer files; "
-            "install git-lfs, then run `git lfs pull` in the destination.",
-            {"code": "no-git-lfs"},
-        ))
-    report(Progress("clone", None, f"cloning {url} into {target}", {"url": url, "dest": str(target)}))
+        report(Progress("warning", None, "no-git-lfs"))
+    report(Progress("clone", None, "clone", {"url": url, "dest": str(target)}))
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
         Git(target.parent, timeout).run(
             [*([] if lfs else _NO_LFS_FILTER), "clone", "--depth", "1", "--progress", url, str(target)],
             what=f"cannot fetch {url}: git clone",
-            progress=lambda pct, what: report(Progress("clone", pct, what, {"step": what})),
+            progress=lambda pct, step: report(Progress("clone", pct, step)),
         )
     except BaseException:
         _clean_up(target, existed)
@@ -112,30 +112,37 @@ def clone_dataset(
         try:
             Git(target, timeout).run(
                 ["lfs", "pull"], what="git lfs pull", env={"GIT_LFS_SKIP_SMUDGE": "0"},
-                progress=lambda pct, what: report(Progress("lfs", pct, what, {"step": what})),
+                progress=lambda pct, step: report(Progress("lfs", pct, step)),
             )
         except FetchError as err:
-            report(Progress(
-                "warning", None, f"git lfs pull failed in {target} ({err}); large files may be Git LFS pointers.",
-                {"code": "lfs-pull-failed", "reason": str(err)},
-            ))
+            report(Progress("warning", None, "lfs-pull-failed", {"problem": err.to_json()}))
     casebook = next((r for r in (target, target / "JunoBench") if (r / "benchmark_desc.xlsx").exists()), None)
     if casebook is None:
         _clean_up(target, existed)
-        raise FetchError(f"{not_junobench(source)} The fetched files were removed from {target}.", "not-junobench")
+        raise FetchError(
+            f"{not_junobench(source)} The fetched files were removed from {target}.",
+            "not-junobench",
+            source=source,
+            removed=str(target),
+        )
     pointers = lfs_pointers(casebook, [casebook])
     if "benchmark_desc.xlsx" in pointers:
         raise FetchError(
             f"{casebook / 'benchmark_desc.xlsx'} is a Git LFS pointer, not the spreadsheet: install git-lfs "
             f"and run `git lfs pull` in {target}, or fetch again with git-lfs installed.",
             "descriptor-pointer",
+            file=str(casebook / "benchmark_desc.xlsx"),
+            dest=str(target),
         )
     if not (casebook / "benchmark").is_dir():
         _clean_up(target, existed)
         raise FetchError(
             f"{source} is not a JunoBench layout: {casebook} has benchmark_desc.xlsx but no benchmark/ folder "
             f"of cases. The fetched files were removed from {target}.",
-            "not-junobench",
+            "no-cases-folder",
+            source=source,
+            casebook=str(casebook),
+            removed=str(target),
         )
     report(Progress("done", 100.0, "done"))
     return CloneSummary(
@@ -190,21 +197,22 @@ class _Bar:
 
 
 class _Lines:
-    """Progress as JSON lines: each phase and step once, then every 5 percent."""
+    """Progress as JSON lines of codes: each phase and step once, then every 5 percent."""
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
-        self.last: tuple[str, str, int] = ("", "", -2)
+        self.last: tuple[str, str, str, int] = ("", "", "", -2)
 
     def __call__(self, p: Progress) -> None:
-        key = (p.phase, json.dumps(p.params, sort_keys=True), -1 if p.percent is None else int(p.percent // 5))
+        step = -1 if p.percent is None else int(p.percent // 5)
+        key = (p.phase, p.code, json.dumps(p.params, sort_keys=True), step)
         if key == self.last:
             return
         self.last = key
         if p.phase == "warning":
-            self.write("warning", **p.params)
+            self.write("warning", **p.to_json())
         else:
-            self.write("progress", phase=p.phase, percent=p.percent, **p.params)
+            self.write("progress", phase=p.phase, percent=p.percent, **p.to_json())
 
     def write(self, event: str, **data: Any) -> None:
         self.stream.write(json.dumps({"event": event, **data}) + "\n")
@@ -234,23 +242,29 @@ def main(argv: list[str] | None = None) -> int:
         if sparse:
             summary: Any = fetch_cases(args.dest, cases, args.source, progress=report, timeout=args.timeout)
         elif args.source is None:
-            raise FetchError(f"{args.dest} is not a copy made by junobench fetch: give the source to fetch from.",
-                             "no-source")
+            dest = Path(args.dest).expanduser().resolve()
+            raise FetchError(
+                f"{dest} is not a copy made by junobench fetch (no .git/{MARKER}): give the source to fetch from.",
+                "no-source",
+                dest=str(dest),
+                marker=f".git/{MARKER}",
+            )
         else:
             summary = clone_dataset(args.dest, args.source, progress=report, timeout=args.timeout)
     except FetchError as err:
         if lines:
-            lines.write("error", code=err.code, message=str(err))
+            lines.write("error", **err.to_json())
         else:
             print(f"junobench fetch: {err}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
+        stop = FetchError(
+            f"interrupted; run the same command again to resume in {args.dest}.", "interrupted", dest=args.dest
+        )
         if lines:
-            lines.write("error", code="interrupted", message=f"interrupted; run the same command again to "
-                        f"resume in {args.dest}.")
+            lines.write("error", **stop.to_json())
         else:
-            print(f"\njunobench fetch: interrupted; run the same command again to resume in {args.dest}.",
-                  file=sys.stderr)
+            print(f"\njunobench fetch: {stop}", file=sys.stderr)
         return 130
     if lines:
         lines.write("summary", mode="sparse" if sparse else "full", **summary.to_json())

@@ -390,7 +390,7 @@ class FetchCaseHandler(_JunobenchHandler):
             "state": "running",
             "phase": "start",
             "percent": None,
-            "detail": "",
+            "progress": None,
             "error": None,
             "summary": None,
         }
@@ -399,14 +399,14 @@ class FetchCaseHandler(_JunobenchHandler):
         jobs[job_id] = job
 
         def report(p: Progress) -> None:
-            job.update(phase=p.phase, percent=p.percent, detail=p.detail)
+            job.update(phase=p.phase, percent=p.percent, progress=p.to_json())
 
         def work() -> None:
             try:
                 summary = fetch_cases(copy, [case], progress=report)
             except FetchError as err:
                 job.update(state="failed", error=err.to_json())
-            except Exception as err:  # noqa: BLE001 - the panel must hear of any failure
+            except Exception as err:  # the panel must hear of any failure
                 self.log.exception("junobench: fetching %s failed", case)
                 detail = f"{type(err).__name__}: {err}"
                 job.update(state="failed", error={"code": "unexpected", "detail": detail, "message": detail})
@@ -426,9 +426,11 @@ class FetchCaseHandler(_JunobenchHandler):
 class FetchJobHandler(_JunobenchHandler):
     """``GET /junobench/fetch-jobs/<id>``: how a fetch started by the panel stands.
 
-    A failed job's ``error`` is ``{"code", ...params, "message"}``: the
+    A running job's ``progress`` is null or ``{"code", ...params,
+    "message"}``: the fetcher's progress code (``fetch-list``, ``checkout``,
+    ``lfs-files``, …). A failed job's ``error`` is the same shape: the
     fetcher's code (``unknown-case``, ``busy``, ``source-unreachable``, …) or
-    ``unexpected``, with English for logs.
+    ``unexpected``. ``message`` is English for logs; the panel words the codes.
     """
 
     auth_resource = "contents"
@@ -436,7 +438,7 @@ class FetchJobHandler(_JunobenchHandler):
     @web.authenticated
     @authorized("read", resource="contents")
     def get(self, job_id: str) -> None:
-        """Return the job (state, phase, percent, detail, error, summary); 404 when unknown."""
+        """Return the job (state, phase, percent, progress, error, summary); 404 when unknown."""
         job = self.extension.fetch_jobs.get(job_id)
         if job is None:
             raise Refusal(404, "no-fetch-job", f"No fetch {job_id!r} on this server.", id=job_id)

@@ -52,10 +52,16 @@ LOCK = "junobench-fetch.lock"
 BRANCH = "junobench"
 #: Files of the casebook root that every copy checks out (those present).
 DESCRIPTOR_FILES = ("benchmark_desc.xlsx", "diagnoses.xlsx", "README.md", "LICENSE", ".gitattributes")
+#: The steps of git and git-lfs that print a percentage, and their progress codes.
+GIT_STEPS = {
+    "Receiving objects": "receiving-objects",
+    "Resolving deltas": "resolving-deltas",
+    "Counting objects": "counting-objects",
+    "Downloading LFS objects": "downloading-lfs-objects",
+    "Updating files": "updating-files",
+}
 #: Progress lines of git and git-lfs (``Receiving objects:  45% (9/20)``).
-GIT_PROGRESS = re.compile(
-    r"(Receiving objects|Resolving deltas|Counting objects|Downloading LFS objects|Updating files):\s+(\d+)%"
-)
+GIT_PROGRESS = re.compile(rf"({'|'.join(GIT_STEPS)}):\s+(\d+)%")
 #: The first bytes of a Git LFS pointer file.
 LFS_POINTER = b"version https://git-lfs.github.com/spec/"
 
@@ -79,17 +85,56 @@ class FetchError(Exception):
 
 @dataclass
 class Progress:
-    """One progress report: the phase, a percentage when git gives one, words, and their data.
+    """One progress report: the phase, a percentage when git gives one, and what happens as a code.
 
-    ``params`` carries what the words say as data (``{"cases": [...]}``,
-    ``{"done": 3, "total": 9}``, ``{"step": "receiving objects"}``) for the
-    JSON lines of ``python -m jupyterlab_junobench fetch --json-lines``.
+    ``code`` and ``params`` say what happens (``checkout`` with ``{"cases":
+    [...]}``, ``lfs-files`` with ``{"done": 3, "total": 9}``,
+    ``receiving-objects``, a warning such as ``no-git-lfs``); the panel and
+    ``junobench fetch`` word them (``renderFetchProgress`` in
+    src/model/fetchProgress.ts). ``detail`` is their English, for people and logs.
     """
 
     phase: str
-    percent: float | None = None
-    detail: str = ""
+    percent: float | None
+    code: str
     params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def detail(self) -> str:
+        """The English of the code (:func:`describe_progress`)."""
+        return describe_progress(self.code, self.params)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"code", ...params, "message"}``, as a failure's :meth:`FetchError.to_json`."""
+        return {"code": self.code, **self.params, "message": self.detail}
+
+
+#: The English of the progress codes whose words are one template (the others: :func:`describe_progress`).
+PROGRESS_WORDS = {
+    "fetch-list": "fetching the file list of {source}",
+    "receiving-objects": "receiving objects",
+    "resolving-deltas": "resolving deltas",
+    "counting-objects": "counting objects",
+    "downloading-lfs-objects": "downloading large files (git-lfs)",
+    "updating-files": "updating files",
+    "lfs-files": "downloading large files (git-lfs): {done}/{total}",
+    "clone": "cloning {url} into {dest}",
+    "done": "done",
+    "no-git-lfs": "warning: git-lfs is not installed: the small files are cloned, but large files (spreadsheets, "
+    "data) stay Git LFS pointer files. Install git-lfs, then run `git lfs pull` in the destination.",
+}
+
+
+def describe_progress(code: str, params: dict[str, Any]) -> str:
+    """The English of a progress code, word for word ``renderFetchProgress``'s (a jest spec compares them)."""
+    if code == "checkout":
+        cases = params["cases"]
+        if not cases:
+            return "checking out the descriptor files"
+        return f"checking out the descriptor files and {len(cases)} case folder(s): {', '.join(cases)}"
+    if code == "lfs-pull-failed":
+        return f"warning: git lfs pull failed ({params['problem']['message']}); large files may be Git LFS pointers."
+    return PROGRESS_WORDS[code].format(**params)
 
 
 ProgressCallback = Callable[[Progress], None]
@@ -168,10 +213,10 @@ def fetch_cases(
     with _locked(target):
         git = Git(target, timeout)
         if not state.get("commit") or not git.has_object(state["commit"]):
-            report(Progress("fetch", None, f"fetching the file list of {state['source']}"))
+            report(Progress("fetch", None, "fetch-list", {"source": state["source"]}))
             git.run(
                 ["fetch", "--filter=blob:none", "--depth", "1", "--progress", "origin", "HEAD"],
-                progress=lambda pct, what: report(Progress("fetch", pct, what, {"step": what})),
+                progress=lambda pct, step: report(Progress("fetch", pct, step)),
                 what=f"fetch {state['url']}",
             )
             state["commit"] = git.output(["rev-parse", "FETCH_HEAD"]).strip()
@@ -199,7 +244,7 @@ def fetch_cases(
             )
         before = list(state.get("cases", []))
         wanted = sorted(set(before) | set(requested))
-        report(Progress("checkout", None, _checkout_words(wanted), {"cases": wanted}))
+        report(Progress("checkout", None, "checkout", {"cases": wanted}))
         git.run(["sparse-checkout", "set", "--no-cone", *_patterns(prefix, wanted)], what="sparse-checkout")
         if not git.ok(["rev-parse", "--verify", "--quiet", "HEAD"]) or git.output(["rev-parse", "HEAD"]).strip() != commit:
             git.run(["checkout", "--quiet", "-B", BRANCH, commit], what="checkout")
@@ -392,12 +437,6 @@ def _patterns(prefix: str, cases: list[str]) -> list[str]:
     return list(dict.fromkeys(patterns))
 
 
-def _checkout_words(cases: list[str]) -> str:
-    if not cases:
-        return "checking out the descriptor files"
-    return f"checking out the descriptor files and {len(cases)} case folder(s): {', '.join(cases)}"
-
-
 def _roots(casebook: Path, cases: list[str]) -> list[Path]:
     """The descriptor files and case folders a copy checks out, under its casebook root."""
     return [casebook / name for name in DESCRIPTOR_FILES] + [casebook / "benchmark" / name for name in cases]
@@ -412,7 +451,7 @@ def _restore(git: Git, target: Path, paths: list[str], lfs: bool, report: Progre
     """
     if lfs:
         git.run(["lfs", "install", "--local"], what="git lfs install --local")
-        report(Progress("lfs", 0.0, f"downloading {len(paths)} large file(s) (git-lfs)", {"done": 0, "total": len(paths)}))
+        report(Progress("lfs", 0.0, "lfs-files", {"done": 0, "total": len(paths)}))
     env = {"GIT_LFS_SKIP_SMUDGE": "0"} if lfs else {}
     chunk = 50
     for start in range(0, len(paths), chunk):
@@ -423,10 +462,7 @@ def _restore(git: Git, target: Path, paths: list[str], lfs: bool, report: Progre
         git.run(["checkout", "--", *part], what="checkout of large files", env=env)
         if lfs:
             done = min(len(paths), start + chunk)
-            report(Progress(
-                "lfs", 100.0 * done / len(paths), f"downloading large files (git-lfs): {done}/{len(paths)}",
-                {"done": done, "total": len(paths)},
-            ))
+            report(Progress("lfs", 100.0 * done / len(paths), "lfs-files", {"done": done, "total": len(paths)}))
 
 
 def lfs_pointers(base: Path, roots: list[Path]) -> list[str]:
@@ -570,7 +606,7 @@ class Git:
         progress: Callable[[float | None, str], None] | None = None,
         env: dict[str, str] | None = None,
     ) -> None:
-        """Run git, reporting the percentages it prints; raise FetchError with its reason."""
+        """Run git, reporting the percentages it prints with their step's code; raise FetchError with its reason."""
         proc = subprocess.Popen(
             self._base() + args,
             stdout=subprocess.DEVNULL,
@@ -596,7 +632,7 @@ class Git:
                     tail = (tail + "\n" + line)[-4000:]
                     match = GIT_PROGRESS.search(line)
                     if match and progress is not None:
-                        progress(float(match.group(2)), match.group(1).lower())
+                        progress(float(match.group(2)), GIT_STEPS[match.group(1)])
                 if time.monotonic() > deadline:
                     proc.kill()
                     raise FetchError(

@@ -4,8 +4,9 @@
 the server root (made by ``junobench fetch --cases``), from the source recorded
 in that copy; ``GET /junobench/fetch-jobs/<id>`` follows it. It is off when
 ``allow_fetch`` is off and refuses paths outside the root, copies it did not
-make, bad case names and GETs. Each refusal is a code with its parameters (the
-panel words it); ``message`` is English for logs and ``curl``.
+make, bad case names and GETs. Each refusal, a job's progress and its failure
+are codes with their parameters (the panel words them); ``message`` is English
+for logs and ``curl``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +27,8 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 from pytest_jupyter.jupyter_server import *  # noqa: E402,F403
 
 from _fetch_fixture import FIXTURE  # noqa: E402
-from jupyterlab_junobench.sparse import fetch_cases  # noqa: E402
-
-
-
+from jupyterlab_junobench import handlers  # noqa: E402
+from jupyterlab_junobench.sparse import Progress, fetch_cases  # noqa: E402
 
 
 @pytest.fixture
@@ -101,10 +101,42 @@ def test_fetch_this_case_adds_the_folder(
     job = _wait(jp_asyncio_loop, jp_fetch, json.loads(response.body)["id"])
     assert job["state"] == "done", job
     assert job["summary"]["added"] == ["NBspecific_1"]
+    assert job["progress"] == {"code": "done", "message": "done"}
+    assert "detail" not in job, "what the job is doing is a code, not words"
     case = sparse_copy / "JunoBench" / "benchmark" / "NBspecific_1"
     assert (case / "NBspecific_1_reproduced.ipynb").is_file()
     assert sorted(p.name for p in (sparse_copy / "JunoBench" / "benchmark").iterdir()) == ["NBspecific_1", "sklearn_1"]
     assert "copy" not in job, "the job does not tell the client server-side paths"
+
+
+def test_a_running_job_says_what_it_does_as_a_code_with_parameters(
+    jp_serverapp: Any, jp_fetch: Any, jp_asyncio_loop: Any, sparse_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reported, release = threading.Event(), threading.Event()
+
+    def fetching(_copy: Path, cases: list[str], *, progress: Any) -> Any:
+        progress(Progress("lfs", 50.0, "lfs-files", {"done": 1, "total": 2}))
+        progress(Progress("checkout", None, "checkout", {"cases": ["sklearn_1", *cases]}))
+        reported.set()
+        release.wait(30)
+        return fetch_cases(_copy, cases)
+
+    monkeypatch.setattr(handlers, "fetch_cases", fetching)
+    response = _post(jp_asyncio_loop, jp_fetch, {"path": "real/JunoBench", "case": "numpy_1"})
+    job_id = json.loads(response.body)["id"]
+    try:
+        assert reported.wait(30)
+        job = json.loads(run(jp_asyncio_loop, jp_fetch("junobench", "fetch-jobs", job_id, method="GET")).body)
+        assert job["state"] == "running"
+        assert (job["phase"], job["percent"]) == ("checkout", None)
+        assert job["progress"] == {
+            "code": "checkout",
+            "cases": ["sklearn_1", "numpy_1"],
+            "message": "checking out the descriptor files and 2 case folder(s): sklearn_1, numpy_1",
+        }
+    finally:
+        release.set()
+    assert _wait(jp_asyncio_loop, jp_fetch, job_id)["state"] == "done"
 
 
 def test_an_unknown_case_fails_with_its_name(

@@ -20,7 +20,15 @@ from typing import Any
 import pytest
 
 from _fetch_fixture import FIXTURE
-from jupyterlab_junobench.sparse import FetchError, Progress, fetch_cases, find_copy, read_marker
+from jupyterlab_junobench.sparse import (
+    GIT_STEPS,
+    FetchError,
+    Progress,
+    describe_progress,
+    fetch_cases,
+    find_copy,
+    read_marker,
+)
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -259,3 +267,95 @@ def test_command_line_draws_a_bar_on_a_terminal(source: dict[str, Any], tmp_path
     assert done.returncode == 0
     assert "\r\x1b[K[" in shown and "] 100%" in shown, shown[-500:]
     assert "disk used:" in done.stdout.decode()
+
+
+def _json_lines(args: list[str]) -> tuple[int, list[dict[str, Any]]]:
+    """The exit code and JSON lines of ``python -m jupyterlab_junobench fetch --json-lines <args>``."""
+    done = subprocess.run(
+        [sys.executable, "-m", "jupyterlab_junobench", "fetch", *args, "--json-lines"], capture_output=True, text=True
+    )
+    return done.returncode, [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def test_json_lines_say_progress_and_errors_as_codes_with_parameters(source: dict[str, Any], tmp_path: Path) -> None:
+    copy = tmp_path / "copy"
+    code, lines = _json_lines([str(copy), "--source", source["path"], "--cases", "numpy_1"])
+    assert code == 0 and lines[-1]["event"] == "summary"
+    progress = [line for line in lines if line["event"] == "progress"]
+    assert progress[0] == {
+        "event": "progress",
+        "phase": "fetch",
+        "percent": None,
+        "code": "fetch-list",
+        "source": source["path"],
+        "message": f"fetching the file list of {source['path']}",
+    }
+    checkout = [line for line in progress if line["code"] == "checkout"]
+    assert [line["cases"] for line in checkout] == [["numpy_1"]]
+    steps = {line["code"] for line in progress if line["phase"] == "fetch" and line["percent"] is not None}
+    assert steps and steps <= set(GIT_STEPS.values()), "git's steps are codes, not git's words"
+    lfs = [(line["done"], line["total"]) for line in progress if line["code"] == "lfs-files"]
+    assert bool(lfs) == source["lfs"]
+    if lfs:
+        assert lfs[0][0] == 0 and lfs[-1][0] == lfs[-1][1] > 0
+    assert progress[-1]["code"] == "done"
+    for line in progress:
+        # Only the code's own parameters beside it, and English for logs.
+        params = {k: v for k, v in line.items() if k not in {"event", "phase", "percent", "code", "message"}}
+        assert line["message"] == describe_progress(line["code"], params)
+    # An error line: the code and its parameters, as a fetch job's error.
+    code, lines = _json_lines([str(copy), "--cases", "nope"])
+    assert code == 1
+    message = lines[-1].pop("message")
+    assert "has no case folder nope" in message
+    assert lines[-1] == {
+        "event": "error",
+        "code": "unknown-case",
+        "source": source["path"],
+        "cases": ["nope"],
+        "available": 10,
+        "folder": "JunoBench/benchmark/",
+    }
+
+
+def test_the_command_line_error_lines_without_a_fetch_carry_their_parameters(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from jupyterlab_junobench import fetch
+
+    dest = tmp_path / "not-a-copy"
+    assert fetch.main([str(dest), "--json-lines"]) == 1
+    line = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert line.pop("message").endswith("give the source to fetch from.")
+    assert line == {"event": "error", "code": "no-source", "dest": str(dest.resolve()), "marker": ".git/junobench-fetch.json"}
+
+    def interrupted(*_args: Any, **_kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(fetch, "fetch_cases", interrupted)
+    assert fetch.main([str(dest), "--cases", "numpy_1", "--json-lines"]) == 130
+    line = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert line.pop("message").startswith("interrupted; run the same command again")
+    assert line == {"event": "error", "code": "interrupted", "dest": str(dest)}
+
+
+def test_a_warning_line_carries_its_failure_as_a_code() -> None:
+    import io
+
+    from jupyterlab_junobench.fetch import _Lines
+
+    out = io.StringIO()
+    failure = FetchError("git lfs pull did not finish within 60 s.", "unfinished", step="git lfs pull", seconds=60)
+    _Lines(out)(Progress("warning", None, "lfs-pull-failed", {"problem": failure.to_json()}))
+    _Lines(out)(Progress("warning", None, "no-git-lfs"))
+    first, second = (json.loads(line) for line in out.getvalue().splitlines())
+    assert first["problem"] == {
+        "code": "unfinished",
+        "step": "git lfs pull",
+        "seconds": 60,
+        "message": "git lfs pull did not finish within 60 s.",
+    }
+    assert first["message"] == (
+        "warning: git lfs pull failed (git lfs pull did not finish within 60 s.); large files may be Git LFS pointers."
+    )
+    assert {k: v for k, v in second.items() if k != "message"} == {"event": "warning", "code": "no-git-lfs"}

@@ -10,8 +10,9 @@ import { parseArgs } from 'util';
 
 import type { ICase } from '../casebook/types';
 import {
+  describeErrorLine,
   describeFetch,
-  describeProgress,
+  describeProgressLine,
   describeSparse,
   summarise
 } from './fetchText';
@@ -219,7 +220,7 @@ namespace Private {
     createInterface({ input: child.stdout }).on('line', text => {
       const line = JSON.parse(text) as IFetcherLine;
       end = ['summary', 'error'].includes(line.event) ? line : end;
-      const said = describeProgress(line);
+      const said = describeProgressLine(line);
       if (said && said !== shown) {
         o.log?.((shown = said));
       }
@@ -234,11 +235,7 @@ namespace Private {
         if (end?.event === 'summary') {
           resolve(end as unknown as IFetcherSummary);
         } else if (end) {
-          fail(
-            end.code === 'interrupted'
-              ? `interrupted; run the same command again to resume in ${o.dest}.`
-              : String(end.message)
-          );
+          fail(describeErrorLine(end));
         } else {
           fail(
             `the fetcher stopped (exit code ${code}) without a result; ${hint} (${err.trim().split('\n').slice(-2).join(' ')})`

@@ -1,10 +1,17 @@
 /**
  * The fetcher's JSON lines (jupyterlab_junobench/fetch.py) as types, the
  * fetched casebook's summary (read with the loader), and the English of
- * `junobench fetch`: progress, warnings and summaries (the starter is ./fetch.ts).
+ * `junobench fetch`: its progress, warnings and errors are the fetcher's codes
+ * worded by the renderers the panel uses (`renderFetchProgress`,
+ * `renderFetchJobProblem`), its summaries are worded here (the starter is ./fetch.ts).
  */
 import { formatBytes } from '../casebook/notebook';
 import type { ICase } from '../casebook/types';
+import {
+  readFetchJobProblem,
+  renderFetchJobProblem
+} from '../model/fetchProblems';
+import { readFetchProgress, renderFetchProgress } from '../model/fetchProgress';
 import { loadLocalCasebook } from './verify';
 
 /** One line of the fetcher's output (`python -m jupyterlab_junobench fetch --json-lines`). */
@@ -70,23 +77,35 @@ export function describeFetch(s: IFetchSummary): string[] {
   ].filter(Boolean);
 }
 
-/** A progress or warning line in English; at most one a phase and step and quarter. */
-export function describeProgress(line: IFetcherLine): string {
-  const [pct, cases] = [line.percent as number | null, line.cases as string[]];
-  const quarter = pct === null ? '' : ` ${Math.floor(pct / 25) * 25}%`;
-  if (line.event === 'warning') {
-    return line.code === 'no-git-lfs'
-      ? 'warning: git-lfs is not installed: the small files are cloned, but large files (spreadsheets, data) stay Git LFS pointer files. Install git-lfs, then run `git lfs pull` in the destination.'
-      : `warning: git lfs pull failed (${String(line.reason)}); large files may be Git LFS pointers.`;
-  }
-  if (line.event !== 'progress' || line.phase === 'done') {
+/**
+ * A progress or warning line in English (`renderFetchProgress`, and the
+ * percentage by the quarter): one line a step and quarter; '' for other lines
+ * and the end. A code this version does not know shows the fetcher's English.
+ */
+export function describeProgressLine(line: IFetcherLine): string {
+  if (!['progress', 'warning'].includes(line.event)) {
     return '';
   }
-  return line.url !== undefined
-    ? `Cloning ${String(line.url)} into ${String(line.dest)} …`
-    : cases
-      ? `checking out the descriptor files${cases.length ? ` and ${cases.length} case folder(s): ${cases.join(', ')}` : ''}`
-      : `${String(line.phase)}${line.step ? `: ${String(line.step)}` : ''}${line.total ? ' (large files)' : ''}${quarter}`;
+  // The line's other fields (event, phase, percent) ride along unread.
+  const progress = readFetchProgress(line);
+  if (progress === null || progress.code === 'done') {
+    return progress === null ? String(line.message ?? '') : '';
+  }
+  const pct = line.percent;
+  const quarter =
+    typeof pct === 'number' ? ` ${Math.floor(pct / 25) * 25}%` : '';
+  return renderFetchProgress(progress) + quarter;
+}
+
+/**
+ * The fetcher's error line in English (`renderFetchJobProblem`); a code this
+ * version does not know shows the fetcher's English.
+ */
+export function describeErrorLine(line: IFetcherLine): string {
+  const problem = readFetchJobProblem(line);
+  return problem
+    ? renderFetchJobProblem(problem)
+    : String(line.message ?? `the fetcher failed (${String(line.code)})`);
 }
 
 /** Read a fetched casebook with the loader and summarise its cases and data. */

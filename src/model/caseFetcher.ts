@@ -1,9 +1,11 @@
 /**
  * "Fetch this case": asks the server extension to fetch a missing case folder
  * into a casebook made by `junobench fetch --cases`, and follows the fetch.
- * No DOM; the panel renders what `progress` reports, a failure through
- * `renderFetchFailure`; why a casebook cannot take fetched cases is the
- * server's code (`renderServerProblem`).
+ * No DOM; the panel renders what `progress` reports: what a running fetch is
+ * doing comes worded already (the job's progress code through
+ * `renderFetchProgress`, with the `translate` it was given), a failure as a
+ * code to word with `renderFetchFailure`; why a casebook cannot take fetched
+ * cases is the server's code (`renderServerProblem`).
  */
 import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
@@ -16,6 +18,7 @@ import { english } from '../i18n';
 import type { Translate } from '../i18n';
 import { readFetchJobProblem, renderFetchJobProblem } from './fetchProblems';
 import type { FetchJobProblem } from './fetchProblems';
+import { readFetchProgress, renderFetchProgress } from './fetchProgress';
 import {
   readServerProblem,
   renderServerProblem,
@@ -65,7 +68,10 @@ export interface IFetchState {
   state: 'running' | 'done' | 'failed';
   /** Percentage of the current phase, when known. */
   percent: number | null;
-  /** What is happening, in words. */
+  /**
+   * What is happening, in the `translate` of the fetcher ('' when the server
+   * says nothing this version knows).
+   */
   detail: string;
   /** Why it failed (render it with `renderFetchFailure`). */
   error: FetchFailure | null;
@@ -79,6 +85,7 @@ export class CaseFetcher implements IDisposable {
   constructor(options: CaseFetcher.IOptions) {
     this._serverSettings = options.serverSettings;
     this._pollMs = options.pollMs ?? 300;
+    this._translate = options.translate ?? english;
   }
 
   /** Whether the fetcher is disposed. */
@@ -226,7 +233,7 @@ export class CaseFetcher implements IDisposable {
       if (!polled.ok) {
         return failed(Private.refused(polled, job));
       }
-      return Private.state(job);
+      return Private.state(job, this._translate);
     } catch (reason) {
       return failed(Private.unreachable(reason));
     }
@@ -234,6 +241,7 @@ export class CaseFetcher implements IDisposable {
 
   private _serverSettings: ServerConnection.ISettings;
   private _pollMs: number;
+  private _translate: Translate;
   private _polls = new Set<Poll>();
   private _isDisposed = false;
   private _progress = new Signal<this, { name: string; state: IFetchState }>(
@@ -277,6 +285,8 @@ export namespace CaseFetcher {
     serverSettings: ServerConnection.ISettings;
     /** How often to ask how a fetch stands, in ms (default 300). */
     pollMs?: number;
+    /** Words a running fetch's progress code (the UI's `trans.__`; default English). */
+    translate?: Translate;
   }
 }
 
@@ -340,13 +350,17 @@ namespace Private {
     };
   }
 
-  /** A job as the server reports it, as a fetch state. */
-  export function state(job: Record<string, unknown>): IFetchState {
+  /** A job as the server reports it, as a fetch state, its progress worded by `__`. */
+  export function state(
+    job: Record<string, unknown>,
+    __: Translate
+  ): IFetchState {
     const s = job.state;
+    const progress = readFetchProgress(job.progress);
     return {
       state: s === 'done' || s === 'failed' ? s : 'running',
       percent: typeof job.percent === 'number' ? job.percent : null,
-      detail: typeof job.detail === 'string' ? job.detail : '',
+      detail: progress ? renderFetchProgress(progress, __) : '',
       error: s === 'failed' ? failedJob(job.error) : null
     };
   }

@@ -1,10 +1,11 @@
 /**
- * Why a fetch the server ran for the panel failed, as the codes with
- * parameters the fetcher answers (`FetchError` in jupyterlab_junobench/sparse.py,
- * a failed job's `error` of `GET /junobench/fetch-jobs/<id>`), and the one
- * renderer that words them, translated when the UI passes its translator.
- * The fetcher's `message` is English for logs; the panel shows it only for a
- * code this version does not know. Pure logic.
+ * Why a fetch failed, as the codes with parameters the fetcher answers
+ * (`FetchError` in jupyterlab_junobench/sparse.py: a failed job's `error` of
+ * `GET /junobench/fetch-jobs/<id>`, the error line of `python -m
+ * jupyterlab_junobench fetch --json-lines`), and the one renderer that words
+ * them: translated in the panel, English in `junobench fetch`. The fetcher's
+ * `message` is English for logs; it is shown only for a code this version
+ * does not know. Pure logic.
  */
 import type { NameProblem } from '../casebook/paths';
 import { renderNameProblem } from '../casebook/paths';
@@ -15,8 +16,20 @@ import type { Translate } from '../i18n';
 export type FetchJobProblem =
   /** A requested name cannot be a case name. */
   | { code: 'bad-case-name'; name: string; problem: NameProblem }
-  /** The source has no descriptor: it is not a JunoBench layout. */
-  | { code: 'not-junobench'; source: string }
+  /**
+   * The source has no descriptor: it is not a JunoBench layout (a full clone
+   * names the folder it `removed` the fetched files from).
+   */
+  | { code: 'not-junobench'; source: string; removed?: string }
+  /** A full clone's descriptor has no `benchmark/` folder beside it; the fetched files were `removed`. */
+  | {
+      code: 'no-cases-folder';
+      source: string;
+      casebook: string;
+      removed: string;
+    }
+  /** A full clone's descriptor `file` is a Git LFS pointer (git-lfs missing); the clone in `dest` is kept. */
+  | { code: 'descriptor-pointer'; file: string; dest: string }
   /** The source has no folder for these cases (it has `available` under `folder`). */
   | {
       code: 'unknown-case';
@@ -47,6 +60,8 @@ export type FetchJobProblem =
   | { code: 'unfinished'; step: string; seconds: number }
   /** A git step that talks to the source failed; `detail` is git's own words. */
   | { code: 'source-unreachable'; step: string; detail: string }
+  /** The fetch was interrupted (Ctrl-C); the same command resumes it in `dest`. */
+  | { code: 'interrupted'; dest: string }
   /** Anything else went wrong on the server; `detail` is the error's own text. */
   | { code: 'unexpected'; detail: string };
 
@@ -54,6 +69,8 @@ export type FetchJobProblem =
 const CODES: Record<FetchJobProblem['code'], true> = {
   'bad-case-name': true,
   'not-junobench': true,
+  'no-cases-folder': true,
+  'descriptor-pointer': true,
   'unknown-case': true,
   'source-missing': true,
   'other-source': true,
@@ -66,23 +83,36 @@ const CODES: Record<FetchJobProblem['code'], true> = {
   timeout: true,
   unfinished: true,
   'source-unreachable': true,
+  interrupted: true,
   unexpected: true
 };
+
+/**
+ * What the fetcher sends, `{"code", ...params, "message"}` (a failure here, a
+ * progress in ./fetchProgress.ts), as one of `codes` with its parameters (its
+ * English `message` left out), or null when it carries no code of `codes`.
+ */
+export function readFetcherCode<T extends { code: string }>(
+  value: unknown,
+  codes: Record<T['code'], true>
+): T | null {
+  if (value === null || typeof value !== 'object') {
+    return null;
+  }
+  const coded: Record<string, unknown> = { ...value };
+  delete coded.message;
+  return typeof coded.code === 'string' &&
+    Object.prototype.hasOwnProperty.call(codes, coded.code)
+    ? (coded as T)
+    : null;
+}
 
 /**
  * A failed job's code with its parameters (its English `message` left out),
  * or null when it carries no code this version knows.
  */
 export function readFetchJobProblem(value: unknown): FetchJobProblem | null {
-  if (value === null || typeof value !== 'object') {
-    return null;
-  }
-  const problem: Record<string, unknown> = { ...value };
-  delete problem.message;
-  return typeof problem.code === 'string' &&
-    Object.prototype.hasOwnProperty.call(CODES, problem.code)
-    ? (problem as FetchJobProblem)
-    : null;
+  return readFetcherCode<FetchJobProblem>(value, CODES);
 }
 
 /**
@@ -100,9 +130,28 @@ export function renderFetchJobProblem(
         renderNameProblem(problem.problem, __)
       );
     case 'not-junobench':
+      return problem.removed === undefined
+        ? __(
+            '%1 is not a JunoBench layout: no benchmark_desc.xlsx at its root or under JunoBench/.',
+            problem.source
+          )
+        : __(
+            '%1 is not a JunoBench layout: no benchmark_desc.xlsx at its root or under JunoBench/. The fetched files were removed from %2.',
+            problem.source,
+            problem.removed
+          );
+    case 'no-cases-folder':
       return __(
-        '%1 is not a JunoBench layout: no benchmark_desc.xlsx at its root or under JunoBench/.',
-        problem.source
+        '%1 is not a JunoBench layout: %2 has benchmark_desc.xlsx but no benchmark/ folder of cases. The fetched files were removed from %3.',
+        problem.source,
+        problem.casebook,
+        problem.removed
+      );
+    case 'descriptor-pointer':
+      return __(
+        '%1 is a Git LFS pointer, not the spreadsheet: install git-lfs and run `git lfs pull` in %2, or fetch again with git-lfs installed.',
+        problem.file,
+        problem.dest
       );
     case 'unknown-case':
       return __(
@@ -174,6 +223,11 @@ export function renderFetchJobProblem(
         '%1 failed (%2). The source may be unreachable or not a git repository (there may be no network here; check the URL, or give a local copy as the source).',
         problem.step,
         problem.detail
+      );
+    case 'interrupted':
+      return __(
+        'interrupted; run the same command again to resume in %1.',
+        problem.dest
       );
     case 'unexpected':
       return __('the server failed unexpectedly: %1', problem.detail);

@@ -1,8 +1,11 @@
 /**
  * `junobench fetch` against real local git repositories built from the demo
  * casebook (the real dataset's address needs a network this test cannot count on).
+ * The fetcher's JSON lines carry codes with parameters, which the command
+ * line words through the panel's renderers: never the fetcher's English, which
+ * says the same.
  */
-import { execFileSync } from 'child_process';
+import { execFileSync, spawnSync } from 'child_process';
 import {
   cpSync,
   existsSync,
@@ -17,12 +20,46 @@ import * as path from 'path';
 import { pathToFileURL } from 'url';
 
 import { fetchDataset } from '../../src/cli/fetch';
+import type { IFetcherLine } from '../../src/cli/fetchText';
+import {
+  readFetchJobProblem,
+  renderFetchJobProblem
+} from '../../src/model/fetchProblems';
+import {
+  readFetchProgress,
+  renderFetchProgress
+} from '../../src/model/fetchProgress';
 
 import { runCli } from './capture';
 
 jest.setTimeout(120000);
 
 const DEMO = path.resolve(__dirname, '../../demo/casebook');
+const PYTHON = process.env.VIRTUAL_ENV
+  ? path.join(process.env.VIRTUAL_ENV, 'bin', 'python')
+  : 'python3';
+
+/** The JSON lines of `python -m jupyterlab_junobench fetch --json-lines <args>`. */
+function fetcherLines(args: string[]): IFetcherLine[] {
+  const run = spawnSync(
+    PYTHON,
+    ['-m', 'jupyterlab_junobench', 'fetch', '--json-lines', ...args],
+    { encoding: 'utf8' }
+  );
+  return run.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map(l => JSON.parse(l) as IFetcherLine);
+}
+
+/** A stand-in for Python that prints these JSON lines and exits with 1. */
+function fakePython(file: string, lines: object[]): string {
+  const text = lines.map(l => JSON.stringify(l)).join('\n');
+  writeFileSync(file, `#!/bin/sh\ncat <<'END'\n${text}\nEND\nexit 1\n`, {
+    mode: 0o755
+  });
+  return file;
+}
 
 /** A git repository in `dir` holding what `fill` put there, committed. */
 function gitRepo(dir: string, fill: (dir: string) => void): string {
@@ -183,6 +220,109 @@ describe('junobench fetch', () => {
       /benchmark_desc\.xlsx is a Git LFS pointer.*git lfs pull/
     );
     expect(existsSync(path.join(dest, 'benchmark'))).toBe(true);
+  });
+
+  it("words the fetcher's progress, warnings and error from their codes, never from its English", async () => {
+    const said = { message: 'The English of Python.' };
+    const python = fakePython(path.join(work, 'fake-python'), [
+      { event: 'warning', code: 'no-git-lfs', ...said },
+      {
+        ...{ event: 'progress', phase: 'clone', percent: null },
+        ...{ code: 'clone', url: 'file:///s', dest: '/d', ...said }
+      },
+      {
+        ...{ event: 'progress', phase: 'clone', percent: 55 },
+        ...{ code: 'receiving-objects', ...said }
+      },
+      // The same step in the same quarter: not said again.
+      {
+        ...{ event: 'progress', phase: 'clone', percent: 70 },
+        ...{ code: 'receiving-objects', ...said }
+      },
+      {
+        ...{ event: 'progress', phase: 'lfs', percent: 75 },
+        ...{ code: 'lfs-files', done: 3, total: 4, ...said }
+      },
+      { event: 'progress', phase: 'later', code: 'later-code', ...said },
+      { event: 'progress', phase: 'done', percent: 100, code: 'done', ...said },
+      { event: 'error', code: 'busy', dest: '/d', lock: '/d/l', ...said }
+    ]);
+    const log: string[] = [];
+    await expect(
+      fetchDataset({ dest: '/d', source: 's', python, log: l => log.push(l) })
+    ).rejects.toThrow(
+      new Error(
+        'another fetch is running in /d (lock /d/l); wait for it to finish.'
+      )
+    );
+    expect(log).toEqual([
+      renderFetchProgress({ code: 'no-git-lfs' }),
+      'cloning file:///s into /d',
+      'receiving objects 50%',
+      'downloading large files (git-lfs): 3/4 75%',
+      // Only a code this version does not know shows the fetcher's English.
+      'The English of Python.'
+    ]);
+    const later = fakePython(path.join(work, 'later-python'), [
+      { event: 'error', code: 'later-code', ...said }
+    ]);
+    await expect(
+      fetchDataset({ dest: '/d', source: 's', python: later })
+    ).rejects.toThrow(new Error('The English of Python.'));
+  });
+
+  it("sends every progress line and error as a code whose English is the fetcher's own", () => {
+    const plain = path.join(work, 'plain-src');
+    gitRepo(plain, dir => writeFileSync(path.join(dir, 'README.md'), '#\n'));
+    const flat = path.join(work, 'flat-src');
+    gitRepo(flat, dir =>
+      cpSync(
+        path.join(DEMO, 'benchmark_desc.xlsx'),
+        path.join(dir, 'benchmark_desc.xlsx')
+      )
+    );
+    const pointer = path.join(work, 'pointer-src');
+    gitRepo(pointer, dir => {
+      cpSync(DEMO, dir, { recursive: true });
+      writeFileSync(
+        path.join(dir, 'benchmark_desc.xlsx'),
+        'version https://git-lfs.github.com/spec/v1\noid sha256:1111\nsize 9\n'
+      );
+    });
+    const full = path.join(work, 'full-dest');
+    mkdirSync(full);
+    writeFileSync(path.join(full, 'notes.txt'), 'mine');
+    const dest = (name: string) => path.join(work, `lines-${name}`);
+    const runs: Array<[string, string[]]> = [
+      ['done', [dest('ok'), '--source', demoUrl]],
+      ['not-junobench', [dest('plain'), '--source', plain]],
+      ['no-cases-folder', [dest('flat'), '--source', flat]],
+      ['descriptor-pointer', [dest('pointer'), '--source', pointer]],
+      ['dest-not-empty', [full, '--source', demoUrl]],
+      ['source-missing', [dest('none'), '--source', dest('nowhere')]],
+      ['no-source', [dest('no-source')]],
+      ['unknown-case', [dest('sparse'), '--source', demoUrl, '--cases', 'x_9']]
+    ];
+    for (const [code, args] of runs) {
+      const lines = fetcherLines(args);
+      const end = lines[lines.length - 1];
+      expect([end.event, end.code ?? 'done']).toEqual([
+        code === 'done' ? 'summary' : 'error',
+        code
+      ]);
+      for (const line of lines.filter(l => l.event !== 'summary')) {
+        const said =
+          line.event === 'error'
+            ? readFetchJobProblem(line)
+            : readFetchProgress(line);
+        expect(said).not.toBeNull();
+        expect(
+          line.event === 'error'
+            ? renderFetchJobProblem(readFetchJobProblem(line)!)
+            : renderFetchProgress(readFetchProgress(line)!)
+        ).toBe(line.message);
+      }
+    }
   });
 
   it('says so when git is missing', async () => {

@@ -216,6 +216,10 @@ describe('junobench fetch --cases / selectors (sparse)', () => {
     expect(second.out).toContain(
       'case folders here: 3 of the 10 in the source; added: NBspecific_3'
     );
+    // The fetcher's progress codes, worded by renderFetchProgress.
+    expect(second.out).toContain(
+      'checking out the descriptor files and 3 case folder(s): NBspecific_3, sklearn_1, sklearn_2'
+    );
     expect(second.out.find(l => l.startsWith('disk used: '))).toBeTruthy();
 
     const listed = await runCli([

@@ -1,9 +1,10 @@
 /**
  * CaseFetcher against a local HTTP server that answers `/junobench/fetch-case`
  * and `/junobench/fetch-jobs/<id>` as the server extension does: it follows a
- * job to its end, reports each failure as a code with parameters (the
- * server's own code included; rendered in English or through the translation
- * function), and stops asking once disposed.
+ * job to its end, words the job's progress code with the translation function
+ * it was given (never the server's English), reports each failure as a code
+ * with parameters (the server's own code included; rendered in English or
+ * through the translation function), and stops asking once disposed.
  */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
@@ -88,6 +89,17 @@ async function fakeServer(
   };
 }
 
+/** A job's progress as the server sends it, one a question (English for logs). */
+const STEPS = [
+  {
+    code: 'fetch-list',
+    source: 'git@x:y',
+    message: 'English for logs.'
+  },
+  { code: 'checkout', cases: ['numpy_1'], message: 'English for logs.' },
+  { code: 'done', message: 'English for logs.' }
+];
+
 /** Wait some poll intervals (to see that nothing more happens). */
 const intervals = (n: number) =>
   new Promise(resolve => setTimeout(resolve, n * POLL_MS));
@@ -97,10 +109,11 @@ describe('CaseFetcher', () => {
   let made: CaseFetcher | null = null;
 
   /** A fetcher of the fake server, disposed after the test. */
-  function fetcherOf(fake: IFakeServer): CaseFetcher {
+  function fetcherOf(fake: IFakeServer, translate?: Translate): CaseFetcher {
     made = new CaseFetcher({
       serverSettings: fake.settings,
-      pollMs: POLL_MS
+      pollMs: POLL_MS,
+      translate
     });
     return made;
   }
@@ -115,8 +128,8 @@ describe('CaseFetcher', () => {
   it('follows a job until it is done, reporting each state, then stops asking', async () => {
     server = await fakeServer(n =>
       n < 3
-        ? [200, { state: 'running', percent: n * 40, detail: `step ${n}` }]
-        : [200, { state: 'done', percent: 100, detail: 'fetched' }]
+        ? [200, { state: 'running', percent: n * 40, progress: STEPS[n - 1] }]
+        : [200, { state: 'done', percent: 100, progress: STEPS[2] }]
     );
     const fetcher = fetcherOf(server);
     const seen: IFetchState[] = [];
@@ -128,18 +141,61 @@ describe('CaseFetcher', () => {
     expect(result).toEqual({
       state: 'done',
       percent: 100,
-      detail: 'fetched',
+      detail: 'done',
       error: null
     });
-    expect(seen.map(s => [s.state, s.percent])).toEqual([
-      ['running', null],
-      ['running', 40],
-      ['running', 80],
-      ['done', 100]
+    expect(seen.map(s => [s.state, s.percent, s.detail])).toEqual([
+      ['running', null, ''],
+      ['running', 40, 'fetching the file list of git@x:y'],
+      [
+        'running',
+        80,
+        'checking out the descriptor files and 1 case folder(s): numpy_1'
+      ],
+      ['done', 100, 'done']
     ]);
     await intervals(5);
     expect(server.polls()).toBe(3);
   });
+
+  it("words the job's progress with its translation function, never the server's English", async () => {
+    server = await fakeServer(n =>
+      n < 4
+        ? [200, { state: 'running', percent: null, progress: STEPS[n - 1] }]
+        : [200, { state: 'done', percent: 100, progress: null }]
+    );
+    const fetcher = fetcherOf(server, shout);
+    const seen: string[] = [];
+    fetcher.progress.connect((_, { state }) => seen.push(state.detail));
+    await fetcher.fetch('demo/casebook', 'numpy_1');
+    expect(seen).toEqual([
+      '',
+      'FETCHING THE FILE LIST OF git@x:y',
+      'CHECKING OUT THE DESCRIPTOR FILES AND 1 CASE FOLDER(S): numpy_1',
+      'DONE',
+      ''
+    ]);
+  });
+
+  it.each<[string, unknown]>([
+    ['a code this version does not know', { code: 'later', message: 'Later.' }],
+    ['text (an older server)', 'fetching the file list'],
+    ['nothing', undefined]
+  ])(
+    'says nothing of %s (the card says it is fetching)',
+    async (_, progress) => {
+      server = await fakeServer(n =>
+        n < 2
+          ? [200, { state: 'running', progress, detail: 'English.' }]
+          : [200, { state: 'done', progress }]
+      );
+      const seen: string[] = [];
+      const fetcher = fetcherOf(server);
+      fetcher.progress.connect((__, { state }) => seen.push(state.detail));
+      await fetcher.fetch('demo/casebook', 'numpy_1');
+      expect(seen).toEqual(['', '', '']);
+    }
+  );
 
   it("reports a job the server does not know with the server's code", async () => {
     server = await fakeServer(() => [

@@ -1,6 +1,6 @@
 /**
- * Why a fetch the server ran for the panel failed, as codes: every code of
- * `FetchError` (jupyterlab_junobench/sparse.py) renders in English (the
+ * Why a fetch failed, as codes: every code of `FetchError`
+ * (jupyterlab_junobench/sparse.py, fetch.py) renders in English (the
  * fetcher's own wording) and goes through the translation function the UI
  * passes, so that no English leaks; a failed job's error is read for its code.
  */
@@ -36,6 +36,23 @@ const PROBLEMS: Array<[FetchJobProblem, string]> = [
   [
     { code: 'not-junobench', source: 'GIT@X:Y' },
     'GIT@X:Y is not a JunoBench layout: no benchmark_desc.xlsx at its root or under JunoBench/.'
+  ],
+  [
+    { code: 'not-junobench', source: 'GIT@X:Y', removed: '/C' },
+    'GIT@X:Y is not a JunoBench layout: no benchmark_desc.xlsx at its root or under JunoBench/. The fetched files were removed from /C.'
+  ],
+  [
+    {
+      code: 'no-cases-folder',
+      source: 'GIT@X:Y',
+      casebook: '/C/J',
+      removed: '/C'
+    },
+    'GIT@X:Y is not a JunoBench layout: /C/J has benchmark_desc.xlsx but no benchmark/ folder of cases. The fetched files were removed from /C.'
+  ],
+  [
+    { code: 'descriptor-pointer', file: '/C/B.XLSX', dest: '/C' },
+    '/C/B.XLSX is a Git LFS pointer, not the spreadsheet: install git-lfs and run `git lfs pull` in /C, or fetch again with git-lfs installed.'
   ],
   [
     {
@@ -97,6 +114,10 @@ const PROBLEMS: Array<[FetchJobProblem, string]> = [
     'FETCH failed (EXIT CODE 128). The source may be unreachable or not a git repository (there may be no network here; check the URL, or give a local copy as the source).'
   ],
   [
+    { code: 'interrupted', dest: '/C' },
+    'interrupted; run the same command again to resume in /C.'
+  ],
+  [
     { code: 'unexpected', detail: 'KEYERROR: 7' },
     'the server failed unexpectedly: KEYERROR: 7'
   ]
@@ -106,6 +127,8 @@ const PROBLEMS: Array<[FetchJobProblem, string]> = [
 const CODES: Record<FetchJobProblem['code'], true> = {
   'bad-case-name': true,
   'not-junobench': true,
+  'no-cases-folder': true,
+  'descriptor-pointer': true,
   'unknown-case': true,
   'source-missing': true,
   'other-source': true,
@@ -118,6 +141,7 @@ const CODES: Record<FetchJobProblem['code'], true> = {
   timeout: true,
   unfinished: true,
   'source-unreachable': true,
+  interrupted: true,
   unexpected: true
 };
 
