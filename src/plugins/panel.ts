@@ -67,7 +67,8 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
     const model = new CatalogueModel();
     // "Fetch this case": through the server, into a sparse copy only.
     const fetcher = new CaseFetcher({
-      serverSettings: app.serviceManager.serverSettings
+      serverSettings: app.serviceManager.serverSettings,
+      translate: trans.__.bind(trans)
     });
     const actions = new PanelActions({
       manager,
