@@ -15,17 +15,16 @@ import type { Message } from '@lumino/messaging';
 import { Panel } from '@lumino/widgets';
 import * as React from 'react';
 
-import { LIBRARY_LABELS } from '../casebook/library';
 import { renderCasebookMessage } from '../casebook/messages';
 import type { ICase, ICasebook } from '../casebook/types';
 import { TRANSLATION_DOMAIN } from '../i18n';
-import { FACETS } from '../model/catalogue';
-import type { CatalogueModel, FacetKey, IFacetValue } from '../model/catalogue';
+import type { CatalogueModel, IFacetValue } from '../model/catalogue';
 import type { CaseStatus } from '../tokens';
 import { formatCountdown } from '../workshop/playlist';
 import type { CaseCard } from './caseCard';
+import { CaseFilters } from './caseFilters';
 import { CaseList } from './caseList';
-import { activeFilterCount, PAGE } from './panelLogic';
+import { PAGE } from './panelLogic';
 
 /**
  * The side panel listing the cases of the casebook.
@@ -453,18 +452,12 @@ namespace Private {
     return body.view();
   }
 
-  /** What the view does (the case list's actions, and the header's and filters'). */
-  export interface IActions extends CaseList.IActions {
+  /** What the view does: the case list's and the filters' actions, and the header's. */
+  export interface IActions extends CaseList.IActions, CaseFilters.IActions {
     /** Set the search text. */
     setText: (text: string) => void;
-    /** Tick or untick a facet value. */
-    toggle: (facet: FacetKey | 'status', value: string, on: boolean) => void;
-    /** "Notebook-specific only". */
-    setNotebookSpecificOnly: (on: boolean) => void;
     /** "Runnable here". */
     setRunnableOnly: (on: boolean) => void;
-    /** "Clear filters". */
-    clear: () => void;
     /** "Show more". */
     showMore: () => void;
     /** "Leave workshop". */
@@ -519,7 +512,12 @@ namespace Private {
           />
           {trans.__('Runnable here (%1)', props.runnableCount)}
         </label>
-        <Filters {...props} />
+        <CaseFilters
+          query={query}
+          facets={props.facets}
+          statusFacet={props.statusFacet}
+          actions={actions}
+        />
         <CaseList
           cases={visible}
           limit={limit}
@@ -780,123 +778,6 @@ namespace Private {
         }}
       />
     );
-  }
-
-  /** The Filters box: "Notebook-specific only", the facets, the statuses, "Clear filters". */
-  function Filters(props: IViewProps): React.ReactElement {
-    const { query, facets, statusFacet, actions } = props;
-    const { trans } = actions;
-    const active = activeFilterCount(query);
-    return (
-      // Closed at first: the cases come first, the filters are one line.
-      <details className="jp-Junobench-filters">
-        <summary>
-          {active
-            ? trans._n('Filters (%1 active)', 'Filters (%1 active)', active)
-            : trans.__('Filters')}
-        </summary>
-        <label className="jp-Junobench-nbOnly">
-          <input
-            type="checkbox"
-            checked={query.notebookSpecificOnly}
-            onChange={event =>
-              actions.setNotebookSpecificOnly(event.currentTarget.checked)
-            }
-          />
-          {trans.__('Notebook-specific only')}
-        </label>
-        {FACETS.map(key => (
-          <Facet
-            key={key}
-            facet={key}
-            title={facetTitle(key, trans)}
-            entries={facets[key]}
-            text={entry => facetText(key, entry, trans)}
-            onToggle={actions.toggle}
-          />
-        ))}
-        <Facet
-          facet="status"
-          title={trans.__('Status')}
-          entries={statusFacet}
-          text={entry =>
-            `${CaseList.statusLabel(entry.value as CaseStatus, trans)} (${entry.count})`
-          }
-          onToggle={actions.toggle}
-        />
-        <button
-          className="jp-Junobench-clear jp-mod-styled"
-          onClick={actions.clear}
-        >
-          {trans.__('Clear filters')}
-        </button>
-      </details>
-    );
-  }
-
-  /** One facet: a labelled checkbox per value, with its count. */
-  function Facet(props: {
-    facet: FacetKey | 'status';
-    title: string;
-    entries: readonly IFacetValue[];
-    text: (entry: IFacetValue) => string;
-    onToggle: IActions['toggle'];
-  }): React.ReactElement {
-    const { facet, entries, onToggle } = props;
-    return (
-      <fieldset
-        className="jp-Junobench-facet"
-        data-facet={facet}
-        // The statuses show once there are some; the others always.
-        hidden={facet === 'status' && entries.length === 0}
-      >
-        <legend>{props.title}</legend>
-        <div className="jp-Junobench-facetOptions">
-          {entries.map(entry => (
-            <label key={entry.value} className="jp-Junobench-facetOption">
-              <input
-                type="checkbox"
-                checked={entry.selected}
-                onChange={event =>
-                  onToggle(facet, entry.value, event.currentTarget.checked)
-                }
-              />
-              {props.text(entry)}
-            </label>
-          ))}
-        </div>
-      </fieldset>
-    );
-  }
-
-  /** A facet's legend. */
-  function facetTitle(key: FacetKey, trans: TranslationBundle): string {
-    switch (key) {
-      case 'library':
-        return trans.__('Library');
-      case 'crashType':
-        return trans.__('Crash type');
-      case 'rootCause':
-        return trans.__('Root cause');
-      case 'pipelineStage':
-        return trans.__('Pipeline stage');
-    }
-  }
-
-  /** A facet value with its count (a library with its name, when it has one). */
-  function facetText(
-    key: FacetKey,
-    entry: IFacetValue,
-    trans: TranslationBundle
-  ): string {
-    if (key === 'library') {
-      const label =
-        (LIBRARY_LABELS as Record<string, string>)[entry.value] ?? entry.value;
-      return label !== entry.value
-        ? `${entry.value} — ${label} (${entry.count})`
-        : `${label} (${entry.count})`;
-    }
-    return `${entry.value || trans.__('(none)')} (${entry.count})`;
   }
 
   /**
