@@ -1,5 +1,13 @@
 const jestJupyterLab = require('@jupyterlab/testutils/lib/jest-config');
 
+const embedProbe = require('./scripts/embed-probe');
+
+// The kernel probe's text is embedded from jupyterlab_junobench/probe.py
+// before jest compiles anything: the kernel project's TypeScript global
+// set-up is compiled with the whole test program, which imports the embedded
+// text, and that compiler would keep missing a file written after it started.
+embedProbe();
+
 const esModules = [
   '@codemirror',
   '@jupyter/',
@@ -68,8 +76,7 @@ module.exports = {
   coverageReporters,
   testTimeout,
   reporters: ['default'],
-  // The kernel probe's text is embedded from jupyterlab_junobench/probe.py
-  // before any spec runs, whichever projects run.
+  // Again before each run (a watch run included), whichever projects run.
   globalSetup: '<rootDir>/scripts/embed-probe.js',
   projects: [
     {
