@@ -166,6 +166,11 @@ const CODES: Record<WriterProblem['code'], true> = {
   'traceback-shortened': true
 };
 
+/** Every code of the family, for the table specs that must cover them. */
+export const WRITER_PROBLEM_CODES = Object.keys(CODES) as ReadonlyArray<
+  WriterProblem['code']
+>;
+
 /**
  * A writer's code with its parameters as it answered it (its English
  * `message` left out), or null when the value carries no code this version

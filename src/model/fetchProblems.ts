@@ -87,6 +87,11 @@ const CODES: Record<FetchJobProblem['code'], true> = {
   unexpected: true
 };
 
+/** Every code of the family, for the table specs that must cover them. */
+export const FETCH_JOB_PROBLEM_CODES = Object.keys(CODES) as ReadonlyArray<
+  FetchJobProblem['code']
+>;
+
 /**
  * What the fetcher sends, `{"code", ...params, "message"}` (a failure here, a
  * progress in ./fetchProgress.ts), as one of `codes` with its parameters (its

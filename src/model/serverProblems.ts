@@ -80,6 +80,11 @@ const CODES: Record<ServerProblem['code'], true> = {
   'no-fetch-job': true
 };
 
+/** Every code of the family, for the table specs that must cover them. */
+export const SERVER_PROBLEM_CODES = Object.keys(CODES) as ReadonlyArray<
+  ServerProblem['code']
+>;
+
 /**
  * The server's code with its parameters as it answered it (its English
  * `message` and HTTP `reason` left out), or null when the value carries no

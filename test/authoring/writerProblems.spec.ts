@@ -9,7 +9,8 @@ import { describeNameProblem } from '../../src/authoring/messages';
 import type { CaseNameProblem } from '../../src/authoring/spec';
 import {
   readWriterProblem,
-  renderWriterProblem
+  renderWriterProblem,
+  WRITER_PROBLEM_CODES
 } from '../../src/authoring/writerProblems';
 import type { WriterProblem } from '../../src/authoring/writerProblems';
 import { english } from '../../src/i18n';
@@ -194,47 +195,6 @@ const PROBLEMS: Array<[WriterProblem, string]> = [
   ]
 ];
 
-/** The codes (a missing one fails to compile). */
-const CODES: Record<WriterProblem['code'], true> = {
-  'path-empty': true,
-  'path-nul': true,
-  'path-backslash': true,
-  'path-absolute': true,
-  'path-dot-dot': true,
-  'path-no-file': true,
-  outside: true,
-  'already-casebook': true,
-  'not-a-folder': true,
-  'folder-not-empty': true,
-  'spec-not-object': true,
-  'bad-case-name': true,
-  'not-a-casebook': true,
-  'case-exists': true,
-  'no-case-folder': true,
-  'no-instance-sheet': true,
-  'not-xlsx': true,
-  'no-name-sheet': true,
-  'cell-too-long': true,
-  'no-reproduced': true,
-  'not-a-notebook': true,
-  nbformat: true,
-  cells: true,
-  'no-row': true,
-  'no-exception-field': true,
-  'traceback-type': true,
-  'datasets-type': true,
-  'label-type': true,
-  'data-type': true,
-  'data-without-root': true,
-  'data-reserved': true,
-  'data-outside': true,
-  'data-missing': true,
-  'data-not-file': true,
-  'stdin-not-json': true,
-  'write-failed': true,
-  'traceback-shortened': true
-};
-
 describe('renderWriterProblem', () => {
   it.each(PROBLEMS.map(([p, text]) => [p.code, p, text] as const))(
     '%s renders in English',
@@ -256,7 +216,7 @@ describe('renderWriterProblem', () => {
 
   it('has a row for every code', () => {
     expect([...new Set(PROBLEMS.map(([p]) => p.code))].sort()).toEqual(
-      Object.keys(CODES).sort()
+      [...WRITER_PROBLEM_CODES].sort()
     );
   });
 

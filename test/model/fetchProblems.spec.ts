@@ -8,7 +8,8 @@ import { english } from '../../src/i18n';
 import type { Translate } from '../../src/i18n';
 import {
   readFetchJobProblem,
-  renderFetchJobProblem
+  renderFetchJobProblem,
+  FETCH_JOB_PROBLEM_CODES
 } from '../../src/model/fetchProblems';
 import type { FetchJobProblem } from '../../src/model/fetchProblems';
 
@@ -123,28 +124,6 @@ const PROBLEMS: Array<[FetchJobProblem, string]> = [
   ]
 ];
 
-/** The codes (a missing one fails to compile). */
-const CODES: Record<FetchJobProblem['code'], true> = {
-  'bad-case-name': true,
-  'not-junobench': true,
-  'no-cases-folder': true,
-  'descriptor-pointer': true,
-  'unknown-case': true,
-  'source-missing': true,
-  'other-source': true,
-  'no-source': true,
-  busy: true,
-  'dest-not-folder': true,
-  'dest-not-empty': true,
-  'no-git': true,
-  'git-failed': true,
-  timeout: true,
-  unfinished: true,
-  'source-unreachable': true,
-  interrupted: true,
-  unexpected: true
-};
-
 describe('renderFetchJobProblem', () => {
   it.each(PROBLEMS.map(([p, text]) => [p.code, p, text] as const))(
     '%s renders in English',
@@ -165,7 +144,7 @@ describe('renderFetchJobProblem', () => {
 
   it('has a row for every code', () => {
     expect([...new Set(PROBLEMS.map(([p]) => p.code))].sort()).toEqual(
-      Object.keys(CODES).sort()
+      [...FETCH_JOB_PROBLEM_CODES].sort()
     );
   });
 });
