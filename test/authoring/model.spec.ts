@@ -141,7 +141,9 @@ describe('CaseAuthor on a real server', () => {
           }
         })
       })
-    ).rejects.toThrow(/case name "\.\.\/x" has a "\.\." segment/);
+    ).rejects.toThrow(
+      /case name "\.\.\/x" cannot be used: it has a "\.\." segment/
+    );
 
     const bookDir = path.join(dir, 'book');
     const folder = path.join(bookDir, 'benchmark/NBspecific_1');
