@@ -208,6 +208,9 @@ describe('ReplayController and CheckController', () => {
     } finally {
       marks.dispose();
       controller.dispose();
+      // Shut the kernel down before the context goes: its dispose only fires the request,
+      // which would land after the spec ended (a late log fails the run).
+      await context.sessionContext.shutdown();
       panel.dispose();
       context.dispose();
     }
@@ -261,6 +264,7 @@ describe('ReplayController and CheckController', () => {
       expect(checker.state.hints).toHaveLength(1);
     } finally {
       checker.dispose();
+      await context.sessionContext.shutdown();
       panel.dispose();
       context.dispose();
     }
