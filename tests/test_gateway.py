@@ -141,29 +141,35 @@ def test_a_case_replays_in_a_gateway_kernel(tmp_path: Path) -> None:
             assert "junobench" in specs, f"the server does not list the gateway's kernelspecs: {sorted(specs)}"
 
             report = tmp_path / "verify.json"
-            result = subprocess.run(
-                [
-                    "node",
-                    str(CLI),
-                    "verify",
-                    str(root / "casebook"),
-                    "--cases",
-                    "numpy_1",
-                    "--kernel",
-                    "junobench",
-                    "--server",
-                    server_url,
-                    "--token",
-                    server_token,
-                    "--server-root",
-                    str(root),
-                    "--json",
-                    str(report),
-                ],
-                capture_output=True,
-                text=True,
-                timeout=600,
-            )
+            # jupyter_server's gateway websocket can lose a kernel connection that is opened
+            # twice at once ("Replacing stale connection"; the kernel then never answers): a
+            # race outside this project, seen once in CI. Only that failure is run again, once.
+            for _attempt in range(2):
+                result = subprocess.run(
+                    [
+                        "node",
+                        str(CLI),
+                        "verify",
+                        str(root / "casebook"),
+                        "--cases",
+                        "numpy_1",
+                        "--kernel",
+                        "junobench",
+                        "--server",
+                        server_url,
+                        "--token",
+                        server_token,
+                        "--server-root",
+                        str(root),
+                        "--json",
+                        str(report),
+                    ],
+                    capture_output=True,
+                    text=True,
+                    timeout=600,
+                )
+                if "did not answer within" not in result.stdout + result.stderr:
+                    break
         finally:
             stop(server)
     finally:
