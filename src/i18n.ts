@@ -51,6 +51,29 @@ export function cellRef(cellIndex: number, count: number | null): ICellRef {
 }
 
 /**
+ * A coded message as a server or a subprocess sends it, `{"code", ...params, "message"}`: one of
+ * `codes` with its parameters, its English `message` (and any `drop`ped field) left out, or null
+ * when it carries no code of `codes`.
+ */
+export function readCoded<T extends { code: string }>(
+  value: unknown,
+  codes: Record<T['code'], true>,
+  drop: readonly string[] = []
+): T | null {
+  if (value === null || typeof value !== 'object') {
+    return null;
+  }
+  const coded: Record<string, unknown> = { ...value };
+  for (const key of ['message', ...drop]) {
+    delete coded[key];
+  }
+  return typeof coded.code === 'string' &&
+    Object.prototype.hasOwnProperty.call(codes, coded.code)
+    ? (coded as T)
+    : null;
+}
+
+/**
  * A `JSON.stringify` replacer for the command line's JSON: each cell reference (an object of
  * just `cellIndex` and `executionCount`) also gets its English name, e.g. `cell 7 [6]`, for
  * readers of the JSON.

@@ -7,7 +7,7 @@
  */
 import type { NameProblem } from '../casebook/paths';
 import { renderNameProblem } from '../casebook/paths';
-import { english } from '../i18n';
+import { english, readCoded } from '../i18n';
 import type { Translate } from '../i18n';
 
 /** The path a refusal is about: a casebook, the notebook's folder or a case's data path. */
@@ -177,15 +177,7 @@ export const WRITER_PROBLEM_CODES = Object.keys(CODES) as ReadonlyArray<
  * knows (the writer's parameters are trusted as they come).
  */
 export function readWriterProblem(value: unknown): WriterProblem | null {
-  if (value === null || typeof value !== 'object') {
-    return null;
-  }
-  const problem: Record<string, unknown> = { ...value };
-  delete problem.message;
-  return typeof problem.code === 'string' &&
-    Object.prototype.hasOwnProperty.call(CODES, problem.code)
-    ? (problem as WriterProblem)
-    : null;
+  return readCoded<WriterProblem>(value, CODES);
 }
 
 /** What a refused path is, as the start of a sentence (translated when `__` is). */

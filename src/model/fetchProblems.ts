@@ -9,7 +9,7 @@
  */
 import type { NameProblem } from '../casebook/paths';
 import { renderNameProblem } from '../casebook/paths';
-import { english } from '../i18n';
+import { english, readCoded } from '../i18n';
 import type { Translate } from '../i18n';
 
 /** Why a fetch failed, as a code with parameters. */
@@ -101,15 +101,7 @@ export function readFetcherCode<T extends { code: string }>(
   value: unknown,
   codes: Record<T['code'], true>
 ): T | null {
-  if (value === null || typeof value !== 'object') {
-    return null;
-  }
-  const coded: Record<string, unknown> = { ...value };
-  delete coded.message;
-  return typeof coded.code === 'string' &&
-    Object.prototype.hasOwnProperty.call(codes, coded.code)
-    ? (coded as T)
-    : null;
+  return readCoded(value, codes);
 }
 
 /**

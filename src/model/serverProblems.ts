@@ -13,7 +13,7 @@ import {
   renderWriterProblem
 } from '../authoring/writerProblems';
 import type { PathField, WriterProblem } from '../authoring/writerProblems';
-import { english } from '../i18n';
+import { english, readCoded } from '../i18n';
 import type { Translate } from '../i18n';
 
 /** What the server extension refuses, or why it cannot fetch, as a code with parameters. */
@@ -92,24 +92,12 @@ export const SERVER_PROBLEM_CODES = Object.keys(CODES) as ReadonlyArray<
  * except a writer's code, which must be known too).
  */
 export function readServerProblem(value: unknown): ServerProblem | null {
-  if (value === null || typeof value !== 'object') {
-    return null;
-  }
-  const problem: Record<string, unknown> = { ...value };
-  delete problem.message;
-  delete problem.reason;
-  const code = problem.code;
-  if (
-    typeof code !== 'string' ||
-    !Object.prototype.hasOwnProperty.call(CODES, code)
-  ) {
-    return null;
-  }
-  if (code === 'authoring') {
+  const problem = readCoded<ServerProblem>(value, CODES, ['reason']);
+  if (problem?.code === 'authoring') {
     const writer = readWriterProblem(problem.problem);
-    return writer ? { code, problem: writer } : null;
+    return writer ? { code: 'authoring', problem: writer } : null;
   }
-  return problem as ServerProblem;
+  return problem;
 }
 
 /**
