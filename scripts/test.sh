@@ -8,6 +8,14 @@ cd "$(dirname "$0")/.."
 export CI=${CI:-}
 export MPLBACKEND=Agg
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+# The busy CPU seconds of the whole machine (all processes, containers and browsers included)
+# so far, in $busy_now, from /proc/stat (user, nice, system, irq, softirq; in USER_HZ ticks).
+busy_now=0
+machine_busy() {
+  busy_now=$(awk '/^cpu / { printf "%d", ($2 + $3 + $4 + $7 + $8) / 100 }' /proc/stat 2>/dev/null || echo 0)
+}
+machine_busy
+busy_started_run=$busy_now
 
 # chromium for the browser tests; git-lfs so the sparse-fetch tests also cover
 # data files tracked by git-lfs, as the dataset's are (they test plain files without it).
@@ -84,6 +92,8 @@ step_names=("set-up (apt, pip, npm, build)")
 step_times=("$SECONDS")
 children_cpu
 step_cpu=("$cpu_now")
+machine_busy
+step_busy=("$((busy_now - busy_started_run))")
 step_results=("ok")
 # Run one step: a test step (its failure fails the run) or, with kind "shown", a benchmark or an
 # informative run, whose numbers are printed and whose result is not counted.
@@ -94,6 +104,8 @@ run_step() {
   local started=$SECONDS result=ok cpu_started
   children_cpu
   cpu_started=$cpu_now
+  machine_busy
+  local busy_started=$busy_now
   if "$@"; then
     [ "$kind" = shown ] && result=shown
   elif [ "$kind" = shown ]; then
@@ -108,6 +120,8 @@ run_step() {
   step_times+=("$((SECONDS - started))")
   children_cpu
   step_cpu+=("$((cpu_now - cpu_started))")
+  machine_busy
+  step_busy+=("$((busy_now - busy_started))")
   step_results+=("$result")
 }
 step() { run_step test "$@"; }
@@ -165,12 +179,15 @@ fi
 
 echo
 echo "================ time per step ================"
-printf '%8s  %8s  %-7s %s\n' time cpu result step
+# cpu: the CPU seconds of the processes the step waited for; machine: the busy CPU seconds of the
+# whole machine during the step (browsers and containers included; two cores: at most twice its time).
+printf '%8s  %8s  %8s  %-7s %s\n' time cpu machine result step
 for i in "${!step_names[@]}"; do
-  printf '%6s s  %6s s  %-7s %s\n' "${step_times[$i]}" "${step_cpu[$i]}" "${step_results[$i]}" "${step_names[$i]}"
+  printf '%6s s  %6s s  %6s s  %-7s %s\n' "${step_times[$i]}" "${step_cpu[$i]}" "${step_busy[$i]}" "${step_results[$i]}" "${step_names[$i]}"
 done
 children_cpu
-printf '%6s s  %6s s  total\n' "$SECONDS" "$cpu_now"
+machine_busy
+printf '%6s s  %6s s  %6s s  total\n' "$SECONDS" "$cpu_now" "$((busy_now - busy_started_run))"
 echo
 if [ ${#failed[@]} -gt 0 ]; then
   echo "FAILED: ${failed[*]}"
