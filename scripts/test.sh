@@ -62,6 +62,14 @@ if [ ! -x .venv-py310/bin/python ]; then
   fi
 fi
 
+SHARED=../shared/junobench
+# sklearn_3 (a real case, its agents' repairs in the corpora) imports tensorflow and catboost
+# besides pandas/numpy/scikit-learn.
+if [ -d "$SHARED/benchmark" ] && [ "${JUNOBENCH_REAL_DEPS:-1}" = "1" ]; then
+  echo "== pip install tensorflow-cpu catboost (the real cases' libraries)"
+  python -m pip install -q tensorflow-cpu catboost || echo "could not install tensorflow-cpu/catboost" >&2
+fi
+
 # The container's engine settings (deploy/podman/), unless the caller has its own.
 # shellcheck disable=SC1091
 . scripts/container-env.sh
@@ -79,12 +87,13 @@ failed=()
 # $cpu_now. (`times` runs in this shell, not a subshell: a subshell has no children of its own.)
 cpu_file=$(mktemp)
 children_cpu() {
-  times > "$cpu_file"
+  local file="$cpu_file.$BASHPID"
+  times > "$file"
   cpu_now=$(awk 'NR == 2 {
     n = 0
     for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); n += p[1] * 60 + p[2] }
     printf "%d", n
-  }' "$cpu_file")
+  }' "$file")
 }
 # The time per step, printed as a table at the end (set-up: everything before the first step),
 # with the CPU seconds each step's processes used (two cores: at most twice its time).
@@ -127,6 +136,42 @@ run_step() {
 step() { run_step test "$@"; }
 shown() { run_step shown "$@"; }
 
+# Steps that run beside the others (a lane): their output is kept in a file and printed when the
+# lane ends, at `join_lanes`; their rows join the table, marked "beside". Two cores: the corpora
+# keep about two busy for ten minutes while the steps in front wait on kernels, servers and the
+# browser much of the time.
+lane_pids=()
+lane_logs=()
+lane_records=()
+beside() {
+  local log record
+  log=$(mktemp)
+  record=$(mktemp)
+  (
+    step_names=() step_times=() step_cpu=() step_busy=() step_results=() failed=()
+    "$@" > "$log" 2>&1
+    for i in "${!step_names[@]}"; do
+      printf '%s\t%s\t%s\t%s\t%s\n' "${step_names[$i]} (beside)" "${step_times[$i]}" "${step_cpu[$i]}" "${step_busy[$i]}" "${step_results[$i]}"
+    done > "$record"
+  ) &
+  lane_pids+=("$!")
+  lane_logs+=("$log")
+  lane_records+=("$record")
+}
+join_lanes() {
+  local i name time cpu busy result
+  for i in "${!lane_pids[@]}"; do
+    wait "${lane_pids[$i]}"
+    cat "${lane_logs[$i]}"
+    while IFS=$'\t' read -r name time cpu busy result; do
+      step_names+=("$name") step_times+=("$time") step_cpu+=("$cpu") step_busy+=("$busy") step_results+=("$result")
+      [ "$result" = FAILED ] && failed+=("$name")
+    done < "${lane_records[$i]}"
+    rm -f "${lane_logs[$i]}" "${lane_records[$i]}"
+  done
+  lane_pids=() lane_logs=() lane_records=()
+}
+
 step "lint (stylelint, prettier, eslint, ruff)" bash -c 'jlpm lint:check && python -m ruff check jupyterlab_junobench/probe.py tests/test_probe.py jupyterlab_junobench/container.py tests/test_container.py scripts/benchmark-container.py'
 if [ "$have_engine" = "1" ]; then
   # Built once per machine: the image is keyed on pins.json, the Containerfile and the base, so a
@@ -135,6 +180,15 @@ if [ "$have_engine" = "1" ]; then
 else
   echo "no podman or docker here: the container steps and tests are skipped"
 fi
+# Every repair of the corpora through junobench check: the mutation corpus (exact statuses), the
+# fair corpus written independently of the check, and the LLM agents' real repairs of the real
+# cases in ../shared with our judgement of each (pass or fail must agree, 100%).
+corpora() {
+  step "check corpora up to date (make_check_corpus.py, make_fair_corpus.py --check)" bash -c 'python scripts/make_check_corpus.py --check && python scripts/make_fair_corpus.py --check'
+  step "check corpora (junobench check: mutation, fair, agents; 100% agreement)" node scripts/check-corpus.js --jobs 2 --json junobench-check-corpus.json
+}
+beside corpora
+
 step "jest (unit and kernel tests)" jlpm jest --ci
 step "pytest (server extension, demo casebook)" python -m pytest tests -q -rs -p no:cacheprovider
 step "junobench verify (demo casebook)" node bin/junobench.js verify demo/casebook --jobs 2 --json junobench-verify-demo.json
@@ -143,14 +197,9 @@ if [ "$have_engine" = "1" ]; then
     node bin/junobench.js verify demo/casebook --kernel junobench-container --jobs 2 --json junobench-verify-container.json
 fi
 
-SHARED=../shared/junobench
 verify_real() {
   local real_cases
   real_cases=$(ls "$SHARED/benchmark" | paste -sd, -)
-  if [ "${JUNOBENCH_REAL_DEPS:-1}" = "1" ]; then
-    # sklearn_3 imports tensorflow and catboost besides pandas/numpy/scikit-learn.
-    python -m pip install -q tensorflow-cpu catboost || echo "could not install tensorflow-cpu/catboost" >&2
-  fi
   node bin/junobench.js verify "$SHARED" --cases "$real_cases" --jobs 2 --json junobench-verify-real.json \
     || echo "(the real cases are reported, not required: see the table above)"
 }
@@ -160,16 +209,12 @@ else
   echo "skipping the real JunoBench cases: $SHARED is absent"
 fi
 
-step "check corpora up to date (make_check_corpus.py, make_fair_corpus.py --check)" bash -c 'python scripts/make_check_corpus.py --check && python scripts/make_fair_corpus.py --check'
-# Every repair of the corpora through junobench check: the mutation corpus (exact statuses), the
-# fair corpus written independently of the check, and the LLM agents' real repairs of the real
-# cases in ../shared with our judgement of each (pass or fail must agree, 100%).
-step "check corpora (junobench check: mutation, fair, agents; 100% agreement)" node scripts/check-corpus.js --jobs 2 --json junobench-check-corpus.json
-
-shown "benchmark: sparse fetch of 2 cases against a full clone of the fixture" python scripts/benchmark-fetch.py
-
 step "wheel (installs without Node.js)" bash -c 'rm -rf dist && python -m build --wheel --no-isolation -o dist >/dev/null && JUNOBENCH_WHEEL="$(ls dist/*.whl | head -1)" python -m pytest tests/test_wheel.py -q -p no:cacheprovider'
 step "galata (browser tests)" bash scripts/ui-tests.sh
+join_lanes
+
+# The benchmarks last, on a machine with nothing else running.
+shown "benchmark: sparse fetch of 2 cases against a full clone of the fixture" python scripts/benchmark-fetch.py
 
 if [ "$have_engine" = "1" ]; then
   # The container's verify numbers come from the container verify step above (the same command).
@@ -180,7 +225,8 @@ fi
 echo
 echo "================ time per step ================"
 # cpu: the CPU seconds of the processes the step waited for; machine: the busy CPU seconds of the
-# whole machine during the step (browsers and containers included; two cores: at most twice its time).
+# whole machine during the step (browsers and containers included; two cores: at most twice its
+# time). A step "beside" ran at the same time as the ones in front: its machine seconds count theirs.
 printf '%8s  %8s  %8s  %-7s %s\n' time cpu machine result step
 for i in "${!step_names[@]}"; do
   printf '%6s s  %6s s  %6s s  %-7s %s\n' "${step_times[$i]}" "${step_cpu[$i]}" "${step_busy[$i]}" "${step_results[$i]}" "${step_names[$i]}"
@@ -188,6 +234,7 @@ done
 children_cpu
 machine_busy
 printf '%6s s  %6s s  %6s s  total\n' "$SECONDS" "$cpu_now" "$((busy_now - busy_started_run))"
+rm -f "$cpu_file" "$cpu_file".*
 echo
 if [ ${#failed[@]} -gt 0 ]; then
   echo "FAILED: ${failed[*]}"
