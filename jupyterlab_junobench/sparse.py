@@ -217,7 +217,7 @@ def fetch_cases(
             git.run(
                 ["fetch", "--filter=blob:none", "--depth", "1", "--progress", "origin", "HEAD"],
                 progress=lambda pct, step: report(Progress("fetch", pct, step)),
-                what=f"fetch {state['url']}",
+                what=f"git fetch {state['url']}",
             )
             state["commit"] = git.output(["rev-parse", "FETCH_HEAD"]).strip()
             _write_marker(target, state)
@@ -245,9 +245,9 @@ def fetch_cases(
         before = list(state.get("cases", []))
         wanted = sorted(set(before) | set(requested))
         report(Progress("checkout", None, "checkout", {"cases": wanted}))
-        git.run(["sparse-checkout", "set", "--no-cone", *_patterns(prefix, wanted)], what="sparse-checkout")
+        git.run(["sparse-checkout", "set", "--no-cone", *_patterns(prefix, wanted)], what="git sparse-checkout set")
         if not git.ok(["rev-parse", "--verify", "--quiet", "HEAD"]) or git.output(["rev-parse", "HEAD"]).strip() != commit:
-            git.run(["checkout", "--quiet", "-B", BRANCH, commit], what="checkout")
+            git.run(["checkout", "--quiet", "-B", BRANCH, commit], what="git checkout")
         state["cases"] = wanted
         _write_marker(target, state)
         lfs = has_git_lfs()
@@ -459,7 +459,7 @@ def _restore(git: Git, target: Path, paths: list[str], lfs: bool, report: Progre
         for rel in part:
             # A pointer file has the stat of the index entry, so git would keep it.
             (target / rel).unlink(missing_ok=True)
-        git.run(["checkout", "--", *part], what="checkout of large files", env=env)
+        git.run(["checkout", "--", *part], what="git checkout --", env=env)
         if lfs:
             done = min(len(paths), start + chunk)
             report(Progress("lfs", 100.0 * done / len(paths), "lfs-files", {"done": done, "total": len(paths)}))
@@ -606,7 +606,11 @@ class Git:
         progress: Callable[[float | None, str], None] | None = None,
         env: dict[str, str] | None = None,
     ) -> None:
-        """Run git, reporting the percentages it prints with their step's code; raise FetchError with its reason."""
+        """Run git, reporting the percentages it prints with their step's code; raise FetchError with its reason.
+
+        ``what`` is the git command as typed (``git fetch <url>``), the ``step`` of a failure: a command
+        is the same in every language, so the panel shows it untranslated inside its own sentence.
+        """
         proc = subprocess.Popen(
             self._base() + args,
             stdout=subprocess.DEVNULL,

@@ -359,3 +359,14 @@ def test_a_warning_line_carries_its_failure_as_a_code() -> None:
         "warning: git lfs pull failed (git lfs pull did not finish within 60 s.); large files may be Git LFS pointers."
     )
     assert {k: v for k, v in second.items() if k != "message"} == {"event": "warning", "code": "no-git-lfs"}
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:9/JunoBench.git", "file:///nonexistent/JunoBench-src"])
+def test_an_unreachable_source_names_the_git_command_that_failed(tmp_path: Path, url: str) -> None:
+    """The failure's ``step`` is the git command (the panel shows it untranslated), not English words."""
+    with pytest.raises(FetchError) as info:
+        fetch_cases(tmp_path / "copy", ["numpy_1"], url, timeout=60)
+    failure = info.value.to_json()
+    assert failure["code"] == "source-unreachable", failure
+    assert failure["step"] == f"git fetch {url}", failure
+    assert failure["detail"], failure

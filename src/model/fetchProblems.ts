@@ -54,11 +54,11 @@ export type FetchJobProblem =
   | { code: 'no-git' }
   /** A git command failed; `detail` is git's own last lines. */
   | { code: 'git-failed'; command: string; folder: string; detail: string }
-  /** A git step got no answer in time. */
+  /** A git step got no answer in time (`step`: the git command, e.g. `git fetch <url>`; not translated). */
   | { code: 'timeout'; step: string; seconds: number }
-  /** A git step did not finish in time. */
+  /** A git step (its command) did not finish in time. */
   | { code: 'unfinished'; step: string; seconds: number }
-  /** A git step that talks to the source failed; `detail` is git's own words. */
+  /** A git step (its command) that talks to the source failed; `detail` is git's own words. */
   | { code: 'source-unreachable'; step: string; detail: string }
   /** The fetch was interrupted (Ctrl-C); the same command resumes it in `dest`. */
   | { code: 'interrupted'; dest: string }
