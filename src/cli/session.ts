@@ -61,13 +61,21 @@ export function uniqueSuffix(): string {
  * wait until the kernel has answered over the session's own websocket.
  *
  * A kernel behind a gateway (or a slow start) may drop the first websocket
- * while its channels come up, and a request sent on it is lost for good; a
- * `kernel_info` request answered end to end proves the path is up. The
- * request is repeated until one is answered, for at most `readyMs`.
+ * while its channels come up, or keep it open and pass nothing back, and a
+ * request sent on it is lost for good; a `kernel_info` request answered end
+ * to end proves the path is up. The request is repeated until one is
+ * answered, for at most `readyMs`, and a websocket that carries no answer for
+ * `attemptMs` (10 s) is replaced by a new one.
  */
 export async function startSession(
   sessions: SessionManager,
-  session: { path: string; name: string; kernel?: string; readyMs?: number }
+  session: {
+    path: string;
+    name: string;
+    kernel?: string;
+    readyMs?: number;
+    attemptMs?: number;
+  }
 ): Promise<Session.ISessionConnection> {
   const connection = await sessions.startNew({
     path: session.path,
@@ -80,6 +88,7 @@ export async function startSession(
     return connection;
   }
   const readyMs = session.readyMs ?? Private.READY_MS;
+  const attemptMs = session.attemptMs ?? Private.ATTEMPT_MS;
   const deadline = Date.now() + readyMs;
   let failure = '';
   let since = Date.now();
@@ -93,7 +102,7 @@ export async function startSession(
           return false;
         }
       ),
-      Private.ATTEMPT_MS
+      attemptMs
     );
     if (answered) {
       return connection;
@@ -107,12 +116,13 @@ export async function startSession(
         )} s${failure ? ` (${failure})` : ''}`
       );
     }
-    // A websocket that has not come up within an attempt (a handshake left
-    // hanging, or the connection's own retries spent) is replaced by a new one.
-    if (
-      kernel.connectionStatus !== 'connected' &&
-      Date.now() - since >= Private.ATTEMPT_MS
-    ) {
+    // A websocket that has carried no answer for a whole attempt is replaced by
+    // a new one: one that has not come up (a handshake left hanging, or the
+    // connection's own retries spent), and one that says it is connected but
+    // passes nothing back (behind a Kernel Gateway, a websocket opened twice
+    // for a session is replaced as stale on the gateway's side and stays open
+    // on ours).
+    if (Date.now() - since >= attemptMs) {
       since = Date.now();
       void kernel.reconnect().catch(() => undefined);
     }

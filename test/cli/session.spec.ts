@@ -1,8 +1,13 @@
 /**
  * A headless session is handed over only once its kernel has answered: a
  * kernel that never answers is reported by name within the time allowed
- * (and shut down), and a real kernel is ready for its first cell.
+ * (and shut down), a real kernel is ready for its first cell, and a kernel
+ * websocket that stays open but passes no answer (as one replaced as stale
+ * behind a Kernel Gateway does) is replaced by a new one.
  */
+import * as net from 'net';
+
+import { externalServer } from '../../src/cli/server';
 import type { IServerHandle } from '../../src/cli/server';
 import { sessionsFor, startSession, uniqueSuffix } from '../../src/cli/session';
 import { addKernelspecs, sharedServer } from '../sharedServer';
@@ -69,4 +74,111 @@ describe('startSession', () => {
       dispose();
     }
   });
+
+  it('replaces a kernel websocket that stays open but passes no answer', async () => {
+    const proxy = await Private.muteFirstKernelSocket(server.url);
+    const { sessions, dispose } = sessionsFor(
+      externalServer(proxy.url, server.token).settings
+    );
+    try {
+      const connection = await startSession(sessions, {
+        path: `stale-${uniqueSuffix()}.ipynb`,
+        name: 'stale.ipynb',
+        readyMs: 60000,
+        attemptMs: 3000
+      });
+      // The first websocket was opened and then said nothing: the session is handed
+      // over on another one, which carries a cell's answer.
+      expect(proxy.muted()).toBe(1);
+      expect(proxy.kernelSockets()).toBeGreaterThan(1);
+      const reply = await connection.kernel!.requestExecute({ code: '1 + 1' })
+        .done;
+      expect(reply.content.status).toBe('ok');
+      await connection.shutdown();
+    } finally {
+      dispose();
+      proxy.close();
+    }
+  });
 });
+
+namespace Private {
+  /**
+   * A TCP proxy in front of the server whose first kernel websocket is
+   * upgraded and then passes nothing from the server: the client sees it
+   * connected, its requests reach the kernel, no answer comes back.
+   */
+  export async function muteFirstKernelSocket(target: string): Promise<{
+    url: string;
+    muted(): number;
+    kernelSockets(): number;
+    close(): void;
+  }> {
+    const to = new URL(target);
+    let kernelSockets = 0;
+    let muted = 0;
+    const sockets = new Set<net.Socket>();
+    const proxy = net.createServer(client => {
+      const upstream = net.connect(Number(to.port), to.hostname);
+      sockets.add(client).add(upstream);
+      let head = Buffer.alloc(0);
+      let decided = false;
+      let mute = false;
+      let upgraded = false;
+      let answer = Buffer.alloc(0);
+      client.on('data', chunk => {
+        if (!decided) {
+          head = Buffer.concat([head, chunk]);
+          const line = head.toString('latin1').split('\r\n')[0];
+          if (!line.includes(' ')) {
+            return;
+          }
+          decided = true;
+          if (/^GET \S*\/api\/kernels\/[^/]+\/channels/.test(line)) {
+            kernelSockets++;
+            mute = kernelSockets === 1;
+            muted += mute ? 1 : 0;
+          }
+          upstream.write(head);
+          return;
+        }
+        upstream.write(chunk);
+      });
+      upstream.on('data', chunk => {
+        if (!mute) {
+          client.write(chunk);
+          return;
+        }
+        if (upgraded) {
+          return; // the websocket's frames from the server are swallowed
+        }
+        // Let the upgrade's answer through, then nothing.
+        answer = Buffer.concat([answer, chunk]);
+        const end = answer.indexOf('\r\n\r\n');
+        if (end >= 0) {
+          upgraded = true;
+          client.write(answer.subarray(0, end + 4));
+        }
+      });
+      const close = () => {
+        client.destroy();
+        upstream.destroy();
+      };
+      client.on('error', close).on('close', close);
+      upstream.on('error', close).on('close', close);
+    });
+    await new Promise<void>(resolve => proxy.listen(0, '127.0.0.1', resolve));
+    const port = (proxy.address() as net.AddressInfo).port;
+    return {
+      url: `http://127.0.0.1:${port}${to.pathname}`,
+      muted: () => muted,
+      kernelSockets: () => kernelSockets,
+      close: () => {
+        for (const socket of sockets) {
+          socket.destroy();
+        }
+        proxy.close();
+      }
+    };
+  }
+}
