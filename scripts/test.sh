@@ -83,8 +83,9 @@ if command -v podman >/dev/null 2>&1 || docker info >/dev/null 2>&1; then
 fi
 
 failed=()
-# The CPU seconds (user + system) that this script's finished children have used so far, in
-# $cpu_now. (`times` runs in this shell, not a subshell: a subshell has no children of its own.)
+# The CPU seconds (user + system) that this shell's finished children have used so far, in
+# $cpu_now. A step runs in a subshell of its own that reads this at its end: its children are the
+# step's processes only (a lane ending meanwhile is this script's child, not the step's).
 cpu_file=$(mktemp)
 children_cpu() {
   local file="$cpu_file.$BASHPID"
@@ -95,27 +96,15 @@ children_cpu() {
     printf "%d", n
   }' "$file")
 }
-# The time per step, printed as a table at the end (set-up: everything before the first step),
-# with the CPU seconds each step's processes used (two cores: at most twice its time).
-step_names=("set-up (apt, pip, npm, build)")
-step_times=("$SECONDS")
-children_cpu
-step_cpu=("$cpu_now")
-machine_busy
-step_busy=("$((busy_now - busy_started_run))")
-step_results=("ok")
-# Run one step: a test step (its failure fails the run) or, with kind "shown", a benchmark or an
-# informative run, whose numbers are printed and whose result is not counted.
 run_step() {
   local kind=$1 name=$2; shift 2
   echo
   echo "================ $name ================"
-  local started=$SECONDS result=ok cpu_started
-  children_cpu
-  cpu_started=$cpu_now
+  local started=$SECONDS result=ok cpu_out
+  cpu_out=$(mktemp)
   machine_busy
   local busy_started=$busy_now
-  if "$@"; then
+  if ( "$@"; rc=$?; children_cpu; echo "$cpu_now" > "$cpu_out"; exit $rc ); then
     [ "$kind" = shown ] && result=shown
   elif [ "$kind" = shown ]; then
     result=shown
@@ -127,8 +116,8 @@ run_step() {
   echo "---- $name: $result ($((SECONDS - started)) s)"
   step_names+=("$name")
   step_times+=("$((SECONDS - started))")
-  children_cpu
-  step_cpu+=("$((cpu_now - cpu_started))")
+  step_cpu+=("$(cat "$cpu_out")")
+  rm -f "$cpu_out"
   machine_busy
   step_busy+=("$((busy_now - busy_started))")
   step_results+=("$result")
@@ -137,9 +126,9 @@ step() { run_step test "$@"; }
 shown() { run_step shown "$@"; }
 
 # Steps that run beside the others (a lane): their output is kept in a file and printed when the
-# lane ends, at `join_lanes`; their rows join the table, marked "beside". Two cores: the corpora
-# keep about two busy for ten minutes while the steps in front wait on kernels, servers and the
-# browser much of the time.
+# lane ends, at `join_lanes`; their rows join the table, marked "beside". Two cores: run one after
+# the other, the steps left the machine idle about 40% of the time (they wait on kernels, servers
+# and the browser), while the corpora alone keep both cores busy for ten minutes.
 lane_pids=()
 lane_logs=()
 lane_records=()
@@ -185,9 +174,13 @@ fi
 # cases in ../shared with our judgement of each (pass or fail must agree, 100%).
 corpora() {
   step "check corpora up to date (make_check_corpus.py, make_fair_corpus.py --check)" bash -c 'python scripts/make_check_corpus.py --check && python scripts/make_fair_corpus.py --check'
-  step "check corpora (junobench check: mutation, fair, agents; 100% agreement)" node scripts/check-corpus.js --jobs 2 --json junobench-check-corpus.json
+  # At a lower priority: they take the CPU the other steps leave, and finish alone on both cores.
+  step "check corpora (junobench check: mutation, fair, agents; 100% agreement)" nice -n 10 node scripts/check-corpus.js --jobs 2 --json junobench-check-corpus.json
 }
 beside corpora
+# The browser tests wait on the page, kernels and timeouts much of the time: beside the others too.
+# (Their server has its own port and contents root; the other steps start servers on free ports.)
+beside step "galata (browser tests)" bash scripts/ui-tests.sh
 
 step "jest (unit and kernel tests)" jlpm jest --ci
 step "pytest (server extension, demo casebook)" python -m pytest tests -q -rs -p no:cacheprovider
@@ -210,7 +203,6 @@ else
 fi
 
 step "wheel (installs without Node.js)" bash -c 'rm -rf dist && python -m build --wheel --no-isolation -o dist >/dev/null && JUNOBENCH_WHEEL="$(ls dist/*.whl | head -1)" python -m pytest tests/test_wheel.py -q -p no:cacheprovider'
-step "galata (browser tests)" bash scripts/ui-tests.sh
 join_lanes
 
 # The benchmarks last, on a machine with nothing else running.
