@@ -96,6 +96,15 @@ children_cpu() {
     printf "%d", n
   }' "$file")
 }
+# The time per step, printed as a table at the end (set-up: everything before the first step),
+# with the CPU seconds each step's processes used (two cores: at most twice its time).
+step_names=("set-up (apt, pip, npm, build)")
+step_times=("$SECONDS")
+children_cpu
+step_cpu=("$cpu_now")
+machine_busy
+step_busy=("$((busy_now - busy_started_run))")
+step_results=("ok")
 run_step() {
   local kind=$1 name=$2; shift 2
   echo
