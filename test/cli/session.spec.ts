@@ -7,6 +7,8 @@
  */
 import * as net from 'net';
 
+import type { Session } from '@jupyterlab/services';
+
 import { externalServer } from '../../src/cli/server';
 import type { IServerHandle } from '../../src/cli/server';
 import { sessionsFor, startSession, uniqueSuffix } from '../../src/cli/session';
@@ -46,10 +48,7 @@ describe('startSession', () => {
         path: `ready-${uniqueSuffix()}.ipynb`,
         name: 'ready.ipynb'
       });
-      const reply = await connection.kernel!.requestExecute({ code: '1 + 1' })
-        .done;
-      expect(reply.content.status).toBe('ok');
-      await connection.shutdown();
+      await Private.firstCellRunsThenShutDown(connection);
     } finally {
       dispose();
     }
@@ -91,10 +90,7 @@ describe('startSession', () => {
       // over on another one, which carries a cell's answer.
       expect(proxy.muted()).toBe(1);
       expect(proxy.kernelSockets()).toBeGreaterThan(1);
-      const reply = await connection.kernel!.requestExecute({ code: '1 + 1' })
-        .done;
-      expect(reply.content.status).toBe('ok');
-      await connection.shutdown();
+      await Private.firstCellRunsThenShutDown(connection);
     } finally {
       dispose();
       proxy.close();
@@ -103,6 +99,16 @@ describe('startSession', () => {
 });
 
 namespace Private {
+  /** The session's kernel answers a first cell; then the session is shut down. */
+  export async function firstCellRunsThenShutDown(
+    connection: Session.ISessionConnection
+  ): Promise<void> {
+    const reply = await connection.kernel!.requestExecute({ code: '1 + 1' })
+      .done;
+    expect(reply.content.status).toBe('ok');
+    await connection.shutdown();
+  }
+
   /**
    * A TCP proxy in front of the server whose first kernel websocket is
    * upgraded and then passes nothing from the server: the client sees it
