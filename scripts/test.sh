@@ -136,7 +136,7 @@ shown() { run_step shown "$@"; }
 
 # Steps that run beside the others (a lane): their output is kept in a file and printed when the
 # lane ends, at `join_lanes`; their rows join the table, marked "beside". Two cores: run one after
-# the other, the steps left the machine idle about 40% of the time (they wait on kernels, servers
+# the other, the steps left the machine idle a quarter of the time or more (they wait on kernels, servers
 # and the browser), while the corpora alone keep both cores busy for ten minutes.
 lane_pids=()
 lane_logs=()
