@@ -109,11 +109,14 @@ run_step() {
   local kind=$1 name=$2; shift 2
   echo
   echo "================ $name ================"
-  local started=$SECONDS result=ok cpu_out
+  local started=$SECONDS result=ok cpu_out log
   cpu_out=$(mktemp)
+  log=$(mktemp)
   machine_busy
   local busy_started=$busy_now
-  if ( "$@"; rc=$?; children_cpu; echo "$cpu_now" > "$cpu_out"; exit $rc ); then
+  # The output goes to the terminal and to a file, so that a failure can be shown again below the
+  # table (where a reader of a long log's tail finds it).
+  if ( "$@"; rc=$?; children_cpu; echo "$cpu_now" > "$cpu_out"; exit $rc ) 2>&1 | tee "$log"; then
     [ "$kind" = shown ] && result=shown
   elif [ "$kind" = shown ]; then
     result=shown
@@ -121,7 +124,9 @@ run_step() {
   else
     result=FAILED
     failed+=("$name")
+    failure_lines "$name" "$log" >> "$failures_file"
   fi
+  rm -f "$log"
   echo "---- $name: $result ($((SECONDS - started)) s)"
   step_names+=("$name")
   step_times+=("$((SECONDS - started))")
@@ -132,6 +137,16 @@ run_step() {
   step_results+=("$result")
 }
 step() { run_step test "$@"; }
+# What a failed step printed that says what failed (failing tests, disagreements, errors), and
+# the end of its output; printed again after the table.
+failures_file=$(mktemp)
+failure_lines() {
+  echo
+  echo "================ what failed in: $1 ================"
+  grep -a -E 'DISAGREE|✕|FAILED|FAIL |Error|failed|[0-9]+ failed' "$2" | grep -a -v '^---- ' | head -40
+  echo "---- its last lines:"
+  tail -n 15 "$2"
+}
 shown() { run_step shown "$@"; }
 
 # Steps that run beside the others (a lane): their output is kept in a file and printed when the
@@ -141,12 +156,15 @@ shown() { run_step shown "$@"; }
 lane_pids=()
 lane_logs=()
 lane_records=()
+lane_failures=()
 beside() {
-  local log record
+  local log record failures
   log=$(mktemp)
   record=$(mktemp)
+  failures=$(mktemp)
   (
     step_names=() step_times=() step_cpu=() step_busy=() step_results=() failed=()
+    failures_file=$failures
     "$@" > "$log" 2>&1
     for i in "${!step_names[@]}"; do
       printf '%s\t%s\t%s\t%s\t%s\n' "${step_names[$i]} (beside)" "${step_times[$i]}" "${step_cpu[$i]}" "${step_busy[$i]}" "${step_results[$i]}"
@@ -155,6 +173,7 @@ beside() {
   lane_pids+=("$!")
   lane_logs+=("$log")
   lane_records+=("$record")
+  lane_failures+=("$failures")
 }
 join_lanes() {
   local i name time cpu busy result
@@ -165,9 +184,10 @@ join_lanes() {
       step_names+=("$name") step_times+=("$time") step_cpu+=("$cpu") step_busy+=("$busy") step_results+=("$result")
       [ "$result" = FAILED ] && failed+=("$name")
     done < "${lane_records[$i]}"
-    rm -f "${lane_logs[$i]}" "${lane_records[$i]}"
+    [ -s "${lane_failures[$i]}" ] && cat "${lane_failures[$i]}" >> "$failures_file"
+    rm -f "${lane_logs[$i]}" "${lane_records[$i]}" "${lane_failures[$i]}"
   done
-  lane_pids=() lane_logs=() lane_records=()
+  lane_pids=() lane_logs=() lane_records=() lane_failures=()
 }
 
 step "lint (stylelint, prettier, eslint, ruff)" bash -c 'jlpm lint:check && python -m ruff check jupyterlab_junobench/probe.py tests/test_probe.py jupyterlab_junobench/container.py tests/test_container.py scripts/benchmark-container.py'
@@ -238,7 +258,11 @@ printf '%6s s  %6s s  %6s s  total\n' "$SECONDS" "$cpu_now" "$((busy_now - busy_
 rm -f "$cpu_file" "$cpu_file".*
 echo
 if [ ${#failed[@]} -gt 0 ]; then
+  cat "$failures_file"
+  rm -f "$failures_file"
+  echo
   echo "FAILED: ${failed[*]}"
   exit 1
 fi
+rm -f "$failures_file"
 echo "All test steps passed."
