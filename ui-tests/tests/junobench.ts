@@ -4,8 +4,12 @@
  * The selectors here are the UI contract of the extension: panel id, roles,
  * accessible names and `jp-Junobench-*` classes.
  */
-import { expect } from '@jupyterlab/galata';
-import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
+import { expect, galata } from '@jupyterlab/galata';
+import type {
+  IJupyterLabPageFixture,
+  test as galataTest
+} from '@jupyterlab/galata';
+import { request } from '@playwright/test';
 import type { APIRequestContext, Locator } from '@playwright/test';
 
 /** Id of the JunoBench side panel (and of its left sidebar tab). */
@@ -23,6 +27,78 @@ export const NUMPY_1 = {
   fixed:
     '# z-score every feature\nmu = data.mean(axis=0)\nsigma = data.std(axis=0)\nZ = (data - mu) / sigma\nZ[:5].round(3)'
 };
+
+/**
+ * One JupyterLab page for the tests of a group that only read what an earlier
+ * one left (a panel, an opened case), instead of a page per test: a page load
+ * costs this 2-core machine about 6 CPU-s, and an opened case a kernel start.
+ * Call it inside a `test.describe`; the group runs in order (serial: after a
+ * failure the rest are skipped, and a retry reruns the whole group), the page
+ * opens before its first test and closes, with the kernels and sessions it
+ * started, after its last.
+ *
+ * @returns what gives the shared page inside a test.
+ */
+export function useSharedPage(
+  test: typeof galataTest
+): () => IJupyterLabPageFixture {
+  let shared: Awaited<ReturnType<typeof galata.newPage>> | null = null;
+  let folder = '';
+  const baseURL = `http://localhost:${process.env.JUNOBENCH_UI_PORT || '8888'}`;
+  test.describe.configure({ mode: 'serial' });
+  test.beforeAll(async ({ browser }, testInfo) => {
+    // The page opens in a folder of its own, as Galata's page fixture does (tmpPath).
+    folder = `shared-${testInfo.titlePath
+      .slice(0, -1)
+      .join('-')
+      .replace(/[^\w-]+/g, '-')}-${Date.now()}`;
+    const api = await request.newContext({ baseURL });
+    const made = await api.put(`/api/contents/${folder}`, {
+      data: { type: 'directory' }
+    });
+    expect(made.ok(), `PUT /api/contents/${folder}: ${made.status()}`).toBe(
+      true
+    );
+    await api.dispose();
+    shared = await galata.newPage({
+      baseURL,
+      browser,
+      tmpPath: folder,
+      // As Galata's own page fixture waits: the splash gone, the launcher current.
+      waitForApplication: async (page, helpers) => {
+        await page.locator('#jupyterlab-splash').waitFor({ state: 'detached' });
+        await helpers.waitForCondition(() =>
+          helpers.activity.isTabActive('Launcher')
+        );
+      }
+    });
+  });
+  test.afterAll(async () => {
+    if (!shared) {
+      return;
+    }
+    const { page, kernels, sessions } = shared;
+    shared = null;
+    for (const [runners, type] of [
+      [kernels, 'kernels'],
+      [sessions, 'sessions']
+    ] as const) {
+      if (runners?.size) {
+        await galata.Mock.clearRunners(page.request, [...runners.keys()], type);
+      }
+    }
+    await page.request.delete(`/api/contents/${folder}`).catch(() => null);
+    await page.context().close();
+  });
+  return () => {
+    if (!shared) {
+      throw new Error(
+        'useSharedPage: the shared page is open only inside the group’s tests'
+      );
+    }
+    return shared.page;
+  };
+}
 
 /** Generous wait for anything that needs the casebook loaded or a kernel. */
 export const SLOW = 120_000;

@@ -23,8 +23,9 @@ test.describe('jupyterlab-junobench is installed', () => {
     await expect(labelled.first()).toBeVisible();
   });
 
-  test('the server extension answers /junobench/info', async ({ page }) => {
-    const response = await page.request.get('/junobench/info');
+  // The REST API alone: no page to load.
+  test('the server extension answers /junobench/info', async ({ request }) => {
+    const response = await request.get('/junobench/info');
     expect(
       response.ok(),
       `GET /junobench/info answered ${response.status()}`
