@@ -344,6 +344,19 @@ async function main() {
       }
     }
   }
+  if (results.some(r => !agrees(r))) {
+    // A disagreement may be the server's or a kernel's doing rather than the check's:
+    // what the servers warned about comes with it.
+    for (const [key, s] of Object.entries(servers)) {
+      const lines = s.log().split('\n').filter(l => /WARNING|ERROR|Error|Traceback|\[W |\[E /.test(l));
+      if (lines.length) {
+        console.log(`server log (${key}), warnings and errors, last ${Math.min(lines.length, 30)}:`);
+        for (const line of lines.slice(-30)) {
+          console.log(`    ${line}`);
+        }
+      }
+    }
+  }
   const table = (title, key, rows, extra) => {
     const groups = new Map();
     for (const r of rows) {

@@ -143,7 +143,9 @@ failures_file=$(mktemp)
 failure_lines() {
   echo
   echo "================ what failed in: $1 ================"
-  grep -a -E 'DISAGREE|✕|FAILED|FAIL |Error|failed|[0-9]+ failed' "$2" | grep -a -v '^---- ' | head -40
+  # A corpus disagreement's reasons follow it, indented ("    - ...").
+  grep -a -E -A 4 'DISAGREE|✕|FAILED|FAIL |Error|failed|[0-9]+ failed' "$2" \
+    | grep -a -E -v '^(---- |--$)' | head -60
   echo "---- its last lines:"
   tail -n 15 "$2"
 }

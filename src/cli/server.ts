@@ -19,6 +19,8 @@ export interface IServerHandle {
   settings: ServerConnection.ISettings;
   /** Stop the server if we started it (no-op for an external one). */
   stop(): Promise<void>;
+  /** The last lines the server we started wrote to its log (empty for an external one). */
+  log(): string;
 }
 
 /**
@@ -58,7 +60,8 @@ export function externalServer(url: string, token: string): IServerHandle {
     url,
     token,
     settings: settingsFor(url, token),
-    stop: async () => undefined
+    stop: async () => undefined,
+    log: () => ''
   };
 }
 
@@ -95,7 +98,7 @@ export async function startServer(options: {
   });
   let stderr = '';
   child.stderr?.on('data', chunk => {
-    stderr = (stderr + String(chunk)).slice(-4000);
+    stderr = (stderr + String(chunk)).slice(-Private.LOG_CHARS);
   });
   const url = `http://127.0.0.1:${port}/`;
   const settings = settingsFor(url, token);
@@ -120,13 +123,13 @@ export async function startServer(options: {
     }
     if (exited !== null) {
       throw new Error(
-        `jupyter server exited with code ${exited} before answering:\n${stderr}`
+        `jupyter server exited with code ${exited} before answering:\n${stderr.slice(-4000)}`
       );
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(
-        `jupyter server did not answer within the time limit:\n${stderr}`
+        `jupyter server did not answer within the time limit:\n${stderr.slice(-4000)}`
       );
     }
     try {
@@ -143,7 +146,8 @@ export async function startServer(options: {
     url,
     token,
     settings,
-    stop: () => stopChild(child)
+    stop: () => stopChild(child),
+    log: () => stderr
   };
 }
 
@@ -230,6 +234,9 @@ export function serverForOptions(
 }
 
 namespace Private {
+  /** How much of a started server's log is kept (its end). */
+  export const LOG_CHARS = 65536;
+
   /** The constructor of the `ws` package, which Node's services use. */
   type NodeWebSocket = new (
     url: string | URL,

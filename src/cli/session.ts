@@ -4,6 +4,7 @@
 import { KernelManager, SessionManager } from '@jupyterlab/services';
 import type { Kernel, ServerConnection, Session } from '@jupyterlab/services';
 
+import { startSession } from '../kernel/freshSession';
 import { PlanRunner } from '../kernel/runner';
 import type { IRunResult } from '../kernel/runner';
 import type { IReplayPlan } from '../replay/types';
@@ -56,83 +57,6 @@ export function uniqueSuffix(): string {
 }
 
 /**
- * Start a notebook session at `path` (its folder becomes the kernel's working
- * directory) with a fresh kernel of the given name (default python3), and
- * wait until the kernel has answered over the session's own websocket.
- *
- * A kernel behind a gateway (or a slow start) may drop the first websocket
- * while its channels come up, or keep it open and pass nothing back, and a
- * request sent on it is lost for good; a `kernel_info` request answered end
- * to end proves the path is up. The request is repeated until one is
- * answered, for at most `readyMs`, and a websocket that carries no answer for
- * `attemptMs` (10 s) is replaced by a new one.
- */
-export async function startSession(
-  sessions: SessionManager,
-  session: {
-    path: string;
-    name: string;
-    kernel?: string;
-    readyMs?: number;
-    attemptMs?: number;
-  }
-): Promise<Session.ISessionConnection> {
-  const connection = await sessions.startNew({
-    path: session.path,
-    name: session.name,
-    type: 'notebook',
-    kernel: { name: session.kernel ?? 'python3' }
-  });
-  const kernel = connection.kernel;
-  if (!kernel) {
-    return connection;
-  }
-  const readyMs = session.readyMs ?? Private.READY_MS;
-  const attemptMs = session.attemptMs ?? Private.ATTEMPT_MS;
-  const deadline = Date.now() + readyMs;
-  let failure = '';
-  let since = Date.now();
-  for (;;) {
-    const started = Date.now();
-    const answered = await Private.within(
-      kernel.requestKernelInfo().then(
-        reply => !!reply,
-        (reason: Error) => {
-          failure = reason?.message ?? String(reason);
-          return false;
-        }
-      ),
-      attemptMs
-    );
-    if (answered) {
-      return connection;
-    }
-    if (kernel.isDisposed || Date.now() >= deadline) {
-      await connection.shutdown().catch(() => undefined);
-      connection.dispose();
-      throw new Error(
-        `the kernel "${kernel.name}" did not answer within ${Math.round(
-          readyMs / 1000
-        )} s${failure ? ` (${failure})` : ''}`
-      );
-    }
-    // A websocket that has carried no answer for a whole attempt is replaced by
-    // a new one: one that has not come up (a handshake left hanging, or the
-    // connection's own retries spent), and one that says it is connected but
-    // passes nothing back (behind a Kernel Gateway, a websocket opened twice
-    // for a session is replaced as stale on the gateway's side and stays open
-    // on ours).
-    if (Date.now() - since >= attemptMs) {
-      since = Date.now();
-      void kernel.reconnect().catch(() => undefined);
-    }
-    // A request refused at once is retried after a pause, never in a loop
-    // that would starve the websocket it waits for.
-    await Private.sleep(Math.max(0, Private.RETRY_MS - (Date.now() - started)));
-  }
-}
-
-/**
  * A session manager (over its own kernel manager) for a server, and how to
  * dispose of both.
  */
@@ -152,32 +76,4 @@ export function sessionsFor(settings: ServerConnection.ISettings): {
       kernelManager.dispose();
     }
   };
-}
-
-namespace Private {
-  /** How long a new kernel has to answer its first request. */
-  export const READY_MS = 180000;
-  /** How long one `kernel_info` request is waited for before it is repeated. */
-  export const ATTEMPT_MS = 10000;
-  /** The least time between two `kernel_info` requests. */
-  export const RETRY_MS = 500;
-
-  export function sleep(ms: number): Promise<void> {
-    return new Promise(resolve => setTimeout(resolve, ms));
-  }
-
-  /**
-   * What `answer` resolves to, or false when it takes longer than `ms`; the
-   * timer is cleared either way, so an answered attempt leaves none behind.
-   */
-  export function within(
-    answer: Promise<boolean>,
-    ms: number
-  ): Promise<boolean> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<boolean>(resolve => {
-      timer = setTimeout(() => resolve(false), ms);
-    });
-    return Promise.race([answer, late]).finally(() => clearTimeout(timer));
-  }
 }

@@ -11,6 +11,7 @@ import type { ISignal } from '@lumino/signaling';
 import { Signal } from '@lumino/signaling';
 
 import type { ICase } from '../casebook/types';
+import { SilentKernelError, startSession } from '../kernel/freshSession';
 import { MemoryReferenceCache, runRepairCheck } from '../kernel/repairCheck';
 import type { IFreshKernel, IReferenceCache } from '../kernel/repairCheck';
 import { chdirCode } from '../kernel/snippets';
@@ -217,12 +218,25 @@ export class CheckController {
   ): Promise<IFreshKernel> {
     const { panel, sessions, trans } = this._options;
     const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-    const session = await sessions.startNew({
-      path: `${panel.context.path}.junobench-${role}-${stamp}`,
-      name: PathExt.basename(panel.context.path),
-      type: 'notebook',
-      kernel: { name: kernelName }
-    });
+    let session: Session.ISessionConnection;
+    try {
+      session = await startSession(sessions, {
+        path: `${panel.context.path}.junobench-${role}-${stamp}`,
+        name: PathExt.basename(panel.context.path),
+        kernel: kernelName
+      });
+    } catch (reason) {
+      if (reason instanceof SilentKernelError) {
+        throw new Error(
+          trans.__(
+            'the kernel "%1" did not answer within %2 s',
+            reason.kernelName,
+            reason.seconds
+          )
+        );
+      }
+      throw reason;
+    }
     const kernel = session.kernel;
     if (!kernel) {
       await session.shutdown().catch(() => undefined);

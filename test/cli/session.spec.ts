@@ -3,15 +3,20 @@
  * kernel that never answers is reported by name within the time allowed
  * (and shut down), a real kernel is ready for its first cell, and a kernel
  * websocket that stays open but passes no answer (as one replaced as stale
- * behind a Kernel Gateway does) is replaced by a new one.
+ * behind a Kernel Gateway does) is replaced by a new one, and so is a kernel
+ * process that hangs before it answers anything.
  */
+import { mkdtempSync, rmSync } from 'fs';
 import * as net from 'net';
+import * as os from 'os';
+import * as path from 'path';
 
 import type { Session } from '@jupyterlab/services';
 
 import { externalServer } from '../../src/cli/server';
 import type { IServerHandle } from '../../src/cli/server';
-import { sessionsFor, startSession, uniqueSuffix } from '../../src/cli/session';
+import { sessionsFor, uniqueSuffix } from '../../src/cli/session';
+import { startSession } from '../../src/kernel/freshSession';
 import { addKernelspecs, sharedServer } from '../sharedServer';
 
 jest.setTimeout(120000);
@@ -20,10 +25,13 @@ describe('startSession', () => {
   let server: IServerHandle;
   let removeKernelspecs: () => void;
 
+  let markers: string;
+
   beforeAll(() => {
     server = sharedServer();
-    // A "kernel" that starts and never opens its channels.
+    markers = mkdtempSync(path.join(os.tmpdir(), 'junobench-hang-'));
     removeKernelspecs = addKernelspecs({
+      // A "kernel" that starts and never opens its channels.
       mute: {
         argv: [
           'python',
@@ -33,12 +41,33 @@ describe('startSession', () => {
         ],
         display_name: 'Mute',
         language: 'python'
+      },
+      // A kernel whose first process hangs before it opens its channels (its
+      // marker file says a process has started); every later one is ipykernel.
+      'hang-once': {
+        argv: [
+          'python',
+          '-c',
+          [
+            'import os, sys, time',
+            'marker, connection = sys.argv[1], sys.argv[2]',
+            'if not os.path.exists(marker):',
+            '    open(marker, "w").close()',
+            '    time.sleep(600)',
+            'os.execv(sys.executable, [sys.executable, "-m", "ipykernel_launcher", "-f", connection])'
+          ].join('\n'),
+          path.join(markers, 'started'),
+          '{connection_file}'
+        ],
+        display_name: 'Hangs once',
+        language: 'python'
       }
     });
   });
 
   afterAll(() => {
     removeKernelspecs?.();
+    rmSync(markers, { recursive: true, force: true });
   });
 
   it('waits for a real kernel to answer, then runs its first cell', async () => {
@@ -69,6 +98,28 @@ describe('startSession', () => {
       expect([...sessions.running()].map(s => s.kernel?.name)).not.toContain(
         'mute'
       );
+    } finally {
+      dispose();
+    }
+  });
+
+  it('replaces a kernel that hangs before it answers, once, and shuts the hung one down', async () => {
+    const { sessions, dispose } = sessionsFor(server.settings);
+    const name = `hang-${uniqueSuffix()}.ipynb`;
+    try {
+      const connection = await startSession(sessions, {
+        path: name,
+        name,
+        kernel: 'hang-once',
+        readyMs: 90000,
+        attemptMs: 2000,
+        replaceMs: 6000
+      });
+      await sessions.refreshRunning();
+      const left = [...sessions.running()].filter(s => s.path === name);
+      // The hung kernel is gone; the session left is the one handed over.
+      expect(left.map(s => s.kernel?.id)).toEqual([connection.kernel!.id]);
+      await Private.firstCellRunsThenShutDown(connection);
     } finally {
       dispose();
     }
