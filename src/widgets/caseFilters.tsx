@@ -11,7 +11,7 @@ import { FACETS } from '../model/catalogue';
 import type { FacetKey, IFacetValue } from '../model/catalogue';
 import type { CaseStatus } from '../tokens';
 import { CaseList } from './caseList';
-import { activeFilterCount } from './panelLogic';
+import { activeFilterCount } from '../model/panelLogic';
 
 /**
  * The Filters box: "Notebook-specific only", a group of checkboxes per facet

@@ -20,7 +20,7 @@ import { runnability } from '../casebook/runnable';
 import type { ICase } from '../casebook/types';
 import type { CaseStatus } from '../tokens';
 import { CaseCard } from './caseCard';
-import { listMove, tabbableRow } from './panelLogic';
+import { listMove, tabbableRow } from '../model/panelLogic';
 
 /** The selector of the rows of a case list (the empty-list line is not one). */
 const ROW = 'li.jp-Junobench-caseItem';

@@ -24,7 +24,7 @@ import { formatCountdown } from '../workshop/playlist';
 import type { CaseCard } from './caseCard';
 import { CaseFilters } from './caseFilters';
 import { CaseList } from './caseList';
-import { PAGE } from './panelLogic';
+import { PAGE } from '../model/panelLogic';
 
 /**
  * The side panel listing the cases of the casebook.

@@ -26,8 +26,8 @@ import {
   listMove,
   PAGE,
   tabbableRow
-} from '../../src/widgets/panelLogic';
-import type { ListMove } from '../../src/widgets/panelLogic';
+} from '../../src/model/panelLogic';
+import type { ListMove } from '../../src/model/panelLogic';
 import { emptyQuery } from '../../src/casebook/filter';
 import { caseRecord } from '../casebook/fixtures';
 
