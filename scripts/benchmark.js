@@ -26,7 +26,8 @@ const { renderRunStop } = require(path.join(lib, 'kernel/stop.js'));
 const { recordedPlan, topToBottomPlan } = require(path.join(lib, 'replay/plan.js'));
 const { checkNotebook } = require(path.join(lib, 'cli/check.js'));
 const { MemoryReferenceCache } = require(path.join(lib, 'kernel/repairCheck.js'));
-const { runInFreshKernel, uniqueSuffix } = require(path.join(lib, 'cli/session.js'));
+const { runInFreshKernel } = require(path.join(lib, 'cli/session.js'));
+const { uniqueSuffix } = require(path.join(lib, 'kernel/freshSession.js'));
 const { KernelManager, SessionManager } = require('@jupyterlab/services');
 
 const ROOT = path.join(__dirname, '..');

@@ -38,7 +38,8 @@ const { startServer } = require(path.join(lib, 'cli/server.js'));
 const { loadLocalCasebook } = require(path.join(lib, 'cli/verify.js'));
 const { checkNotebook } = require(path.join(lib, 'cli/check.js'));
 const { MemoryReferenceCache } = require(path.join(lib, 'kernel/repairCheck.js'));
-const { runInFreshKernel, sessionsFor, uniqueSuffix } = require(path.join(lib, 'cli/session.js'));
+const { runInFreshKernel, sessionsFor } = require(path.join(lib, 'cli/session.js'));
+const { uniqueSuffix } = require(path.join(lib, 'kernel/freshSession.js'));
 const { topToBottomPlan } = require(path.join(lib, 'replay/plan.js'));
 
 const DEMO = path.join(ROOT, 'demo', 'casebook');

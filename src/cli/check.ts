@@ -16,7 +16,7 @@ import type {
 import { checkNotebookSize, parseNotebook } from '../casebook/notebook';
 import type { ICase, ICasebook } from '../casebook/types';
 import { describeEnvironment } from '../kernel/environment';
-import { startSession } from '../kernel/freshSession';
+import { startSession, uniqueSuffix } from '../kernel/freshSession';
 import type {
   EnvironmentPreference,
   IEnvironmentChoice,
@@ -50,7 +50,7 @@ import type { IReferenceEvidence } from '../repair/evidence';
 import { cellRef } from '../i18n';
 import type { ICellRef } from '../i18n';
 import { commandKernel, ENVIRONMENT_USAGE } from './kernels';
-import { sessionsFor, uniqueSuffix } from './session';
+import { sessionsFor } from './session';
 
 /** Usage of `junobench check`. */
 export const CHECK_USAGE = `Usage:

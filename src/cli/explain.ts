@@ -45,7 +45,8 @@ import {
   readEnvironmentOption
 } from './kernels';
 import { KERNEL_OPTIONS, serverForOptions } from './server';
-import { runInFreshKernel, sessionsFor, uniqueSuffix } from './session';
+import { uniqueSuffix } from '../kernel/freshSession';
+import { runInFreshKernel, sessionsFor } from './session';
 import { loadLocalCasebook } from './verify';
 
 /** Usage of `junobench explain`. */

@@ -50,13 +50,6 @@ export async function runInFreshKernel(
 }
 
 /**
- * A suffix that makes a session path unique, so parallel runs never share a kernel.
- */
-export function uniqueSuffix(): string {
-  return `${Date.now()}-${Math.random().toString(36).slice(2)}`;
-}
-
-/**
  * A session manager (over its own kernel manager) for a server, and how to
  * dispose of both.
  */

@@ -15,7 +15,7 @@ import { readNotebook as readCasebookNotebook } from '../casebook/notebook';
 import { loadCasebook } from '../casebook/loader';
 import type { ICase, ICasebook } from '../casebook/types';
 import { compareEnvironment } from '../kernel/drift';
-import { startSession } from '../kernel/freshSession';
+import { startSession, uniqueSuffix } from '../kernel/freshSession';
 import { fallbackNote } from '../kernel/environment';
 import type {
   EnvironmentPreference,
@@ -32,7 +32,7 @@ import { verifyCaseWith } from '../verify/case';
 import type { CaseVerdict, INotebookJudgement } from '../verify/verdict';
 import { FsCasebookSource } from './fsSource';
 import { commandKernel } from './kernels';
-import { runInFreshKernel, sessionsFor, uniqueSuffix } from './session';
+import { runInFreshKernel, sessionsFor } from './session';
 
 /** The verification report of one case. */
 export interface ICaseReport {

@@ -1,13 +1,17 @@
 /**
- * Starting a fresh kernel that has answered: the headless commands' checks
- * and the side panel's "Check my fix" start their kernels here.
+ * Starting a fresh kernel that has answered: the headless commands' checks,
+ * the side panel's "Check my fix" and the authoring view's verify start their
+ * kernels here.
  */
 import type { Session } from '@jupyterlab/services';
 
+import { english } from '../i18n';
+import type { Translate } from '../i18n';
+
 /**
- * A new kernel that did not answer its first request in the time allowed.
- * The message is English for the command line; the side panel renders the
- * fields (kernel name, seconds, the connection's last complaint) itself.
+ * A new kernel that did not answer its first request in the time allowed. It
+ * carries the fields (kernel name, seconds, the connection's last complaint);
+ * `renderStartFailure` words them, in English for the message.
  */
 export class SilentKernelError extends Error {
   constructor(
@@ -15,13 +19,42 @@ export class SilentKernelError extends Error {
     readonly seconds: number,
     readonly failure: string
   ) {
-    super(
-      `the kernel "${kernelName}" did not answer within ${seconds} s${
-        failure ? ` (${failure})` : ''
-      }`
-    );
+    super();
+    this.message = renderStartFailure(this);
     this.name = 'SilentKernelError';
   }
+}
+
+/**
+ * Why a fresh kernel could not be started, in words: a silent kernel from its
+ * fields, any other failure by its own message.
+ */
+export function renderStartFailure(
+  reason: unknown,
+  __: Translate = english
+): string {
+  if (reason instanceof SilentKernelError) {
+    return reason.failure
+      ? __(
+          'the kernel "%1" did not answer within %2 s (%3)',
+          reason.kernelName,
+          reason.seconds,
+          reason.failure
+        )
+      : __(
+          'the kernel "%1" did not answer within %2 s',
+          reason.kernelName,
+          reason.seconds
+        );
+  }
+  return (reason as Error)?.message ?? String(reason);
+}
+
+/**
+ * A suffix that makes a session path unique, so parallel runs never share a kernel.
+ */
+export function uniqueSuffix(): string {
+  return `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
 
 /**

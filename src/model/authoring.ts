@@ -19,6 +19,11 @@ import { joinSafe } from '../casebook/paths';
 import type { ICase } from '../casebook/types';
 import { english } from '../i18n';
 import type { Translate } from '../i18n';
+import {
+  renderStartFailure,
+  startSession,
+  uniqueSuffix
+} from '../kernel/freshSession';
 import { readInputHistory } from '../kernel/history';
 import { PlanRunner } from '../kernel/runner';
 import type { INotebookJSON } from '../replay/types';
@@ -209,19 +214,17 @@ export class CaseAuthor {
     path: string,
     use: (runner: PlanRunner) => Promise<T>
   ): Promise<T | string> {
-    const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
     let session: Session.ISessionConnection;
     try {
-      session = await this._options.sessions.startNew({
-        path: `${path}.junobench-verify-${stamp}`,
+      session = await startSession(this._options.sessions, {
+        path: `${path}.junobench-verify-${uniqueSuffix()}`,
         name: PathExt.basename(path),
-        type: 'notebook',
-        kernel: { name: this._options.kernelName?.() ?? 'python3' }
+        kernel: this._options.kernelName?.() ?? 'python3'
       });
     } catch (reason) {
       return this._trans(
         'Could not start a kernel: %1',
-        (reason as Error).message
+        renderStartFailure(reason, this._trans)
       );
     }
     try {

@@ -11,7 +11,11 @@ import type { ISignal } from '@lumino/signaling';
 import { Signal } from '@lumino/signaling';
 
 import type { ICase } from '../casebook/types';
-import { SilentKernelError, startSession } from '../kernel/freshSession';
+import {
+  renderStartFailure,
+  startSession,
+  uniqueSuffix
+} from '../kernel/freshSession';
 import { MemoryReferenceCache, runRepairCheck } from '../kernel/repairCheck';
 import type { IFreshKernel, IReferenceCache } from '../kernel/repairCheck';
 import { chdirCode } from '../kernel/snippets';
@@ -217,25 +221,16 @@ export class CheckController {
     role: 'learner' | 'reference'
   ): Promise<IFreshKernel> {
     const { panel, sessions, trans } = this._options;
-    const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
     let session: Session.ISessionConnection;
     try {
       session = await startSession(sessions, {
-        path: `${panel.context.path}.junobench-${role}-${stamp}`,
+        path: `${panel.context.path}.junobench-${role}-${uniqueSuffix()}`,
         name: PathExt.basename(panel.context.path),
-        kernel: kernelName
+        kernel: kernelName,
+        readyMs: this._options.kernelReadyMs
       });
     } catch (reason) {
-      if (reason instanceof SilentKernelError) {
-        throw new Error(
-          trans.__(
-            'the kernel "%1" did not answer within %2 s',
-            reason.kernelName,
-            reason.seconds
-          )
-        );
-      }
-      throw reason;
+      throw new Error(renderStartFailure(reason, trans.__.bind(trans)));
     }
     const kernel = session.kernel;
     if (!kernel) {
@@ -340,5 +335,7 @@ export namespace CheckController {
      * or null when it can.
      */
     blockedBy?: () => string | null;
+    /** How long a fresh kernel has to answer its first request (default 180 s). */
+    kernelReadyMs?: number;
   }
 }

@@ -15,8 +15,8 @@ import type { Session } from '@jupyterlab/services';
 
 import { externalServer } from '../../src/cli/server';
 import type { IServerHandle } from '../../src/cli/server';
-import { sessionsFor, uniqueSuffix } from '../../src/cli/session';
-import { startSession } from '../../src/kernel/freshSession';
+import { sessionsFor } from '../../src/cli/session';
+import { startSession, uniqueSuffix } from '../../src/kernel/freshSession';
 import { addKernelspecs, sharedServer } from '../sharedServer';
 
 jest.setTimeout(120000);

@@ -13,6 +13,7 @@ import { Context } from '@jupyterlab/docregistry';
 import type { INotebookModel } from '@jupyterlab/notebook';
 import { NotebookModelFactory } from '@jupyterlab/notebook';
 import { ServiceManager } from '@jupyterlab/services';
+import type { Session } from '@jupyterlab/services';
 import { NBTestUtils } from '@jupyterlab/testutils';
 import { nullTranslator } from '@jupyterlab/translation';
 import { SessionContextDialogs } from '@jupyterlab/apputils';
@@ -25,7 +26,9 @@ import { makeWorkingCopy } from '../../src/model/workingCopy';
 import type { INotebookJSON } from '../../src/replay/types';
 import { CellMarks } from '../../src/widgets/cellMarks';
 
-import { sharedFolder, sharedServer } from '../sharedServer';
+import { english } from '../../src/i18n';
+
+import { addKernelspecs, sharedFolder, sharedServer } from '../sharedServer';
 
 jest.setTimeout(180000);
 
@@ -267,6 +270,72 @@ describe('ReplayController and CheckController', () => {
       await context.sessionContext.shutdown();
       panel.dispose();
       context.dispose();
+    }
+  });
+
+  it("says in the learner's language that the check's fresh kernel did not answer", async () => {
+    // A "kernel" that starts and never opens its channels: the check's fresh kernels are
+    // started from this spec (the working copy keeps its real kernel).
+    const remove = addKernelspecs({
+      'mute-check': {
+        argv: [
+          'python',
+          '-c',
+          'import time; time.sleep(600)',
+          '{connection_file}'
+        ],
+        display_name: 'Mute (check)',
+        language: 'python'
+      }
+    });
+    const { panel, context, c } = await openWorkingCopy('numpy_1');
+    const started: string[] = [];
+    const sessions = new Proxy(manager.sessions, {
+      get(target, key) {
+        if (key === 'startNew') {
+          return (options: Session.ISessionOptions, connect?: object) => {
+            started.push(options.path);
+            return target.startNew(
+              { ...options, kernel: { name: 'mute-check' } },
+              connect
+            );
+          };
+        }
+        const value = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+    });
+    // A translation that is not English: every string goes through it.
+    const marked = {
+      __: (msgid: string, ...args: unknown[]) => `«${english(msgid, ...args)}»`
+    };
+    const checker = new CheckController({
+      panel,
+      sessions,
+      contents: manager.contents,
+      caseOf: name => (name === c.name ? c : null),
+      progress: null,
+      timeoutMs: () => 60000,
+      trans: marked,
+      kernelReadyMs: 3000
+    });
+    try {
+      expect(await checker.check()).toBeNull();
+      expect(checker.state.running).toBe(false);
+      expect(checker.state.message).toMatch(
+        /^«The check could not run: «the kernel "mute-check" did not answer within 3 s( \(.*\))?»»$/
+      );
+      // The silent kernels were shut down: none of the check's sessions is left.
+      expect(started.length).toBeGreaterThan(0);
+      await manager.sessions.refreshRunning();
+      const left = [...manager.sessions.running()].map(s => s.path);
+      expect(left.filter(p => started.includes(p))).toEqual([]);
+    } finally {
+      checker.dispose();
+      await context.sessionContext.shutdown();
+      panel.dispose();
+      context.dispose();
+      remove();
     }
   });
 });
