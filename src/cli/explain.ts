@@ -35,6 +35,7 @@ import {
   explainCrash,
   renderExplanationLine
 } from '../state/timeline';
+import { uniqueSuffix } from '../kernel/freshSession';
 import { renderRunStop } from '../kernel/stop';
 import { cellName, cellNamesInJSON } from '../i18n';
 import type { IExplanation, ITimeline, ITimelineStep } from '../state/timeline';
@@ -45,7 +46,6 @@ import {
   readEnvironmentOption
 } from './kernels';
 import { KERNEL_OPTIONS, serverForOptions } from './server';
-import { uniqueSuffix } from '../kernel/freshSession';
 import { runInFreshKernel, sessionsFor } from './session';
 import { loadLocalCasebook } from './verify';
 

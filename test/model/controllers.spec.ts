@@ -18,6 +18,7 @@ import { NBTestUtils } from '@jupyterlab/testutils';
 import { nullTranslator } from '@jupyterlab/translation';
 import { SessionContextDialogs } from '@jupyterlab/apputils';
 
+import { english } from '../../src/i18n';
 import { renderVerdict } from '../../src/repair/check';
 import { loadLocalCasebook } from '../../src/cli/verify';
 import { CheckController } from '../../src/model/checkController';
@@ -25,8 +26,6 @@ import { ReplayController } from '../../src/model/replayController';
 import { makeWorkingCopy } from '../../src/model/workingCopy';
 import type { INotebookJSON } from '../../src/replay/types';
 import { CellMarks } from '../../src/widgets/cellMarks';
-
-import { english } from '../../src/i18n';
 
 import { addKernelspecs, sharedFolder, sharedServer } from '../sharedServer';
 
