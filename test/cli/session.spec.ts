@@ -6,7 +6,7 @@
  * behind a Kernel Gateway does) is replaced by a new one, and so is a kernel
  * process that hangs before it answers anything.
  */
-import { mkdtempSync, rmSync } from 'fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'fs';
 import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
@@ -83,6 +83,79 @@ describe('startSession', () => {
     }
   });
 
+  describe('a fresh kernel ends quickly when it is shut down', () => {
+    let dir: string;
+
+    beforeEach(() => {
+      dir = mkdtempSync(path.join(os.tmpdir(), 'junobench-exit-'));
+    });
+
+    afterEach(() => {
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it("still runs the notebook's exit functions once, flushes what it left open, and leaves its namespace and count alone", async () => {
+      const { sessions, dispose } = sessionsFor(server.settings);
+      try {
+        const connection = await startSession(sessions, {
+          path: `exit-${uniqueSuffix()}.ipynb`,
+          name: 'exit.ipynb'
+        });
+        const kernel = connection.kernel!;
+        const first = await kernel.requestExecute({
+          code: Private.leftBehind(dir)
+        }).done;
+        expect(first.content.status).toBe('ok');
+        // The first cell the notebook runs is its first: nothing before it counted.
+        expect(
+          (first.content as { execution_count: number }).execution_count
+        ).toBe(1);
+        const names = await Private.evaluate(
+          connection,
+          "sorted(n for n in dir() if 'junobench' in n)"
+        );
+        expect(names).toBe('[]');
+        await connection.shutdown();
+        expect(Private.read(dir, 'atexit.txt')).toBe('ran\n');
+        expect(Private.read(dir, 'open.txt')).toBe('x'.repeat(5000));
+        expect(Private.read(dir, 'cycle.txt')).toBe('finalized\n');
+      } finally {
+        dispose();
+      }
+    });
+
+    it("skips the interpreter's tear-down of its modules, which a kernel started otherwise goes through", async () => {
+      const { sessions, dispose } = sessionsFor(server.settings);
+      try {
+        const fresh = await startSession(sessions, {
+          path: `exit-${uniqueSuffix()}.ipynb`,
+          name: 'exit.ipynb'
+        });
+        const other = await sessions.startNew({
+          path: `exit-${uniqueSuffix()}.ipynb`,
+          name: 'exit.ipynb',
+          type: 'notebook',
+          kernel: { name: 'python3' }
+        });
+        for (const [connection, name] of [
+          [fresh, 'fresh'],
+          [other, 'other']
+        ] as const) {
+          const reply = await connection.kernel!.requestExecute({
+            code: Private.keptInAModule(dir, name)
+          }).done;
+          expect(reply.content.status).toBe('ok');
+          await connection.shutdown();
+        }
+        // The control: a module's object is finalized when the interpreter is torn down.
+        expect(Private.read(dir, 'other.txt')).toBe('finalized\n');
+        expect(Private.read(dir, 'fresh.txt')).toBeNull();
+      } finally {
+        dispose();
+      }
+    });
+  });
+
   it('names a kernel that never answers and shuts it down', async () => {
     const { sessions, dispose } = sessionsFor(server.settings);
     try {
@@ -150,6 +223,70 @@ describe('startSession', () => {
 });
 
 namespace Private {
+  /**
+   * A cell that registers an exit function writing `atexit.txt`, leaves a
+   * file open with unflushed text (`open.txt`, held by a name) and an object
+   * in a reference cycle, held by a name, that writes `cycle.txt` when it is
+   * finalized: once the namespace is cleared at exit, only a collection
+   * finds it (as the interpreter's last one would).
+   */
+  export function leftBehind(dir: string): string {
+    return [
+      'import atexit',
+      `folder = ${JSON.stringify(dir)}`,
+      "atexit.register(lambda: open(folder + '/atexit.txt', 'a').write('ran\\n'))",
+      "handle = open(folder + '/open.txt', 'w')",
+      "handle.write('x' * 5000)",
+      'class Holder:',
+      "    path = folder + '/cycle.txt'",
+      '    def __del__(self):',
+      "        open(self.path, 'a').write('finalized\\n')",
+      'holder = Holder()',
+      'holder.me = holder'
+    ].join('\n');
+  }
+
+  /**
+   * A cell that keeps, in a module of its own, an object that writes
+   * `<name>.txt` when it is finalized.
+   */
+  export function keptInAModule(dir: string, name: string): string {
+    return [
+      'import sys, types',
+      'class Marker:',
+      `    path = ${JSON.stringify(path.join(dir, `${name}.txt`))}`,
+      '    def __del__(self):',
+      "        open(self.path, 'a').write('finalized\\n')",
+      "module = types.ModuleType('junobench_exit_marker')",
+      'module.marker = Marker()',
+      "sys.modules['junobench_exit_marker'] = module",
+      'del module'
+    ].join('\n');
+  }
+
+  /** A file's text, or null when there is none. */
+  export function read(dir: string, name: string): string | null {
+    const file = path.join(dir, name);
+    return existsSync(file) ? readFileSync(file, 'utf8') : null;
+  }
+
+  /** The repr of an expression evaluated silently in the session's kernel. */
+  export async function evaluate(
+    connection: Session.ISessionConnection,
+    expression: string
+  ): Promise<string> {
+    const reply = await connection.kernel!.requestExecute({
+      code: '',
+      silent: true,
+      store_history: false,
+      user_expressions: { value: expression }
+    }).done;
+    const content = reply.content as {
+      user_expressions: Record<string, { data?: Record<string, string> }>;
+    };
+    return content.user_expressions.value?.data?.['text/plain'] ?? '';
+  }
+
   /** The session's kernel answers a first cell; then the session is shut down. */
   export async function firstCellRunsThenShutDown(
     connection: Session.ISessionConnection
