@@ -18,8 +18,13 @@
  *
  * Usage (after scripts/setup.sh, inside .venv):
  *   node scripts/check-corpus.js [--corpora mutation,fair,agents] [--jobs N]
- *        [--cases a,b] [--json FILE]
+ *        [--cases a,b] [--json FILE] [--kernel NAME]
  *   node scripts/check-corpus.js --bench   # also the plain check and restart-and-run-all, timed
+ *
+ * --kernel names the kernel of the demo casebook's repairs (CI gives the
+ * pinned `junobench` kernel: the benchmark's libraries, which also import
+ * faster); without it, and always for the real cases' repairs (sklearn_3
+ * imports tensorflow and catboost), the server's default kernel runs them.
  *
  * Prints one line per repair that disagrees, a table per corpus and class,
  * then `N passed, M failed`; exits 1 when any verdict disagrees.
@@ -74,14 +79,14 @@ function quantile(xs, q) {
 }
 
 /** Restart-and-run-all of a notebook, top to bottom, from a fresh kernel in the case folder. */
-async function runAll(settings, caseFolderFromRoot, caseName, nb) {
+async function runAll(settings, caseFolderFromRoot, caseName, nb, kernel) {
   const { sessions, dispose } = sessionsFor(settings);
   const name = `${caseName}.junobench-runall-${uniqueSuffix()}.ipynb`;
   const started = performance.now();
   try {
     await runInFreshKernel(
       sessions,
-      { path: `${caseFolderFromRoot}/${name}`, name, timeoutMs: TIMEOUT_MS },
+      { path: `${caseFolderFromRoot}/${name}`, name, kernel, timeoutMs: TIMEOUT_MS },
       topToBottomPlan(nb)
     );
   } finally {
@@ -255,7 +260,8 @@ async function main() {
       cases: { type: 'string' },
       corpora: { type: 'string', default: 'mutation,fair,agents' },
       json: { type: 'string' },
-      bench: { type: 'boolean', default: false }
+      bench: { type: 'boolean', default: false },
+      kernel: { type: 'string' }
     }
   });
   const only = values.cases ? new Set(values.cases.split(',')) : null;
@@ -287,6 +293,10 @@ async function main() {
     loaded[key] = await loadLocalCasebook(b.dir);
     caches[key] = new MemoryReferenceCache();
   }
+  const kernelOf = book => (book === 'demo' ? values.kernel : undefined);
+  if (values.kernel) {
+    console.log(`The demo casebook's repairs run in the kernel "${values.kernel}".`);
+  }
   const check = (e, mode) =>
     checkNotebook({
       casebook: loaded[e.book],
@@ -298,6 +308,9 @@ async function main() {
       serverRoot: books[e.book].root,
       timeoutMs: TIMEOUT_MS,
       cache: caches[e.book],
+      kernel: kernelOf(e.book),
+      // The real cases always in the server's Python, even where a pinned kernel is on the path.
+      environment: e.book === 'demo' ? undefined : 'server',
       mode
     });
   const started = performance.now();
@@ -321,7 +334,7 @@ async function main() {
         row.plainPassed = plain.passed;
         const c = loaded[e.book].cases.find(x => x.name === e.case);
         const folder = path.relative(books[e.book].root, path.join(books[e.book].dir, c.files.folder));
-        row.runAllMs = await runAll(servers[e.book].settings, folder.split(path.sep).join('/'), e.case, JSON.parse(fs.readFileSync(e.file, 'utf8')));
+        row.runAllMs = await runAll(servers[e.book].settings, folder.split(path.sep).join('/'), e.case, JSON.parse(fs.readFileSync(e.file, 'utf8')), kernelOf(e.book));
       }
       process.stderr.write('.');
       return row;
