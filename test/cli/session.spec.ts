@@ -124,32 +124,22 @@ describe('startSession', () => {
       }
     });
 
-    it("skips the interpreter's tear-down of its modules, which a kernel started otherwise goes through", async () => {
+    it("skips the interpreter's tear-down of its modules, while what the namespace held is still finalized", async () => {
       const { sessions, dispose } = sessionsFor(server.settings);
       try {
-        const fresh = await startSession(sessions, {
+        const connection = await startSession(sessions, {
           path: `exit-${uniqueSuffix()}.ipynb`,
           name: 'exit.ipynb'
         });
-        const other = await sessions.startNew({
-          path: `exit-${uniqueSuffix()}.ipynb`,
-          name: 'exit.ipynb',
-          type: 'notebook',
-          kernel: { name: 'python3' }
-        });
-        for (const [connection, name] of [
-          [fresh, 'fresh'],
-          [other, 'other']
-        ] as const) {
-          const reply = await connection.kernel!.requestExecute({
-            code: Private.keptInAModule(dir, name)
-          }).done;
-          expect(reply.content.status).toBe('ok');
-          await connection.shutdown();
-        }
-        // The control: a module's object is finalized when the interpreter is torn down.
-        expect(Private.read(dir, 'other.txt')).toBe('finalized\n');
-        expect(Private.read(dir, 'fresh.txt')).toBeNull();
+        const reply = await connection.kernel!.requestExecute({
+          code: Private.markers(dir)
+        }).done;
+        expect(reply.content.status).toBe('ok');
+        await connection.shutdown();
+        // The exit functions ran (IPython's cleared the namespace, finalizing its marker)...
+        expect(Private.read(dir, 'namespace.txt')).toBe('finalized\n');
+        // ...and the modules were never torn down: a kernel that is, finalizes this one too.
+        expect(Private.read(dir, 'module.txt')).toBeNull();
       } finally {
         dispose();
       }
@@ -247,18 +237,21 @@ namespace Private {
   }
 
   /**
-   * A cell that keeps, in a module of its own, an object that writes
-   * `<name>.txt` when it is finalized.
+   * A cell that makes two objects that write `<where>.txt` when they are
+   * finalized: one held by a name in the namespace, one kept in a module of
+   * its own (finalized only when the interpreter tears its modules down).
    */
-  export function keptInAModule(dir: string, name: string): string {
+  export function markers(dir: string): string {
     return [
       'import sys, types',
       'class Marker:',
-      `    path = ${JSON.stringify(path.join(dir, `${name}.txt`))}`,
+      '    def __init__(self, path):',
+      '        self.path = path',
       '    def __del__(self):',
       "        open(self.path, 'a').write('finalized\\n')",
+      `held = Marker(${JSON.stringify(path.join(dir, 'namespace.txt'))})`,
       "module = types.ModuleType('junobench_exit_marker')",
-      'module.marker = Marker()',
+      `module.marker = Marker(${JSON.stringify(path.join(dir, 'module.txt'))})`,
       "sys.modules['junobench_exit_marker'] = module",
       'del module'
     ].join('\n');
