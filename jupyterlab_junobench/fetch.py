@@ -219,6 +219,14 @@ class _Lines:
         self.stream.flush()
 
 
+def _report_error(err: FetchError, lines: _Lines | None, lead: str = "") -> None:
+    """The error as a JSON line of its code, or as a sentence on stderr."""
+    if lines:
+        lines.write("error", **err.to_json())
+    else:
+        print(f"{lead}junobench fetch: {err}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m jupyterlab_junobench fetch <dest> [--source S] [--cases a,b] [--sparse] [--json|--json-lines]``."""
     parser = argparse.ArgumentParser(
@@ -252,19 +260,14 @@ def main(argv: list[str] | None = None) -> int:
         else:
             summary = clone_dataset(args.dest, args.source, progress=report, timeout=args.timeout)
     except FetchError as err:
-        if lines:
-            lines.write("error", **err.to_json())
-        else:
-            print(f"junobench fetch: {err}", file=sys.stderr)
+        _report_error(err, lines)
         return 1
     except KeyboardInterrupt:
         stop = FetchError(
             f"interrupted; run the same command again to resume in {args.dest}.", "interrupted", dest=args.dest
         )
-        if lines:
-            lines.write("error", **stop.to_json())
-        else:
-            print(f"\njunobench fetch: {stop}", file=sys.stderr)
+        # On a terminal, below the ^C.
+        _report_error(stop, lines, lead="\n")
         return 130
     if lines:
         lines.write("summary", mode="sparse" if sparse else "full", **summary.to_json())

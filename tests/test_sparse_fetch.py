@@ -339,6 +339,29 @@ def test_the_command_line_error_lines_without_a_fetch_carry_their_parameters(
     assert line == {"event": "error", "code": "interrupted", "dest": str(dest)}
 
 
+def test_without_json_lines_an_error_is_one_sentence_on_stderr_and_nothing_on_stdout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from jupyterlab_junobench import fetch
+
+    dest = tmp_path / "not-a-copy"
+    assert fetch.main([str(dest)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("junobench fetch: ") and err.rstrip().endswith("give the source to fetch from.")
+    assert len(err.strip().splitlines()) == 1
+
+    def interrupted(*_args: Any, **_kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(fetch, "fetch_cases", interrupted)
+    assert fetch.main([str(dest), "--cases", "numpy_1"]) == 130
+    out, err = capsys.readouterr()
+    assert out == ""
+    # Below the ^C a terminal shows, on a line of its own.
+    assert err.startswith(f"\njunobench fetch: interrupted; run the same command again to resume in {dest}.")
+
+
 def test_a_warning_line_carries_its_failure_as_a_code() -> None:
     import io
 
