@@ -34,6 +34,46 @@ function notebook(cells: [string, number | null, boolean?][]): INotebookJSON {
   };
 }
 
+/** Kernel states in which a connection is still following a (re)start. */
+const FOLLOWING: Kernel.Status[] = [
+  'unknown',
+  'starting',
+  'restarting',
+  'autorestarting'
+];
+
+/**
+ * Resolves once the connection has followed a restart of its kernel to the
+ * end, or the kernel is gone, or after `timeoutMs`. After a restart from this
+ * page or after a death, JupyterLab reconnects on its own and no one awaits
+ * that: a kernel shut down while it goes on leaves the reconnect rejected
+ * with no one to catch it, and the next test fails (CI run 14, under load:
+ * "Kernel connection disconnected" in the test after the restart from this
+ * page).
+ */
+async function connectionSettled(
+  kernel: Kernel.IKernelConnection,
+  timeoutMs = 60000
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (
+    !kernel.isDisposed &&
+    (kernel.connectionStatus === 'connecting' ||
+      FOLLOWING.includes(kernel.status)) &&
+    Date.now() < deadline
+  ) {
+    const model = await KernelAPI.getKernelModel(
+      kernel.id,
+      kernel.serverSettings
+    ).catch(() => undefined);
+    if (!model) {
+      // Shut down on the server: there is nothing to reconnect to.
+      return;
+    }
+    await new Promise(resolve => setTimeout(resolve, 100));
+  }
+}
+
 /** A plan running the given sources in order. */
 function plainPlan(sources: string[]): IReplayPlan {
   return recordedPlan(notebook(sources.map((s, i) => [s, i + 1])));
@@ -58,6 +98,7 @@ describe('PlanRunner', () => {
   });
 
   afterEach(async () => {
+    await connectionSettled(kernel);
     if (!kernel.isDisposed) {
       await kernel.shutdown().catch(() => undefined);
     }
@@ -242,7 +283,8 @@ describe('PlanRunner', () => {
     const runner = new PlanRunner({ kernel });
     runner.event.connect((_, e) => {
       if (e.type === 'step-started') {
-        setTimeout(() => void kernel.restart(), 500);
+        // Its reconnect is the afterEach's to wait for (connectionSettled).
+        setTimeout(() => void kernel.restart().catch(() => undefined), 500);
       }
     });
     const result = await runner.run(plainPlan(['import time\ntime.sleep(60)']));
