@@ -371,6 +371,9 @@ async function runCommand(
 test('two jobs at once: the second is refused, nothing is corrupted', async ({
   page
 }) => {
+  // Replays and a check that each wait out the injected sleep, then a clean
+  // replay: 78 to 90 s in CI runs 11 to 16, too close to the default 120 s.
+  test.setTimeout(240_000);
   const copy = await freshCopy(page);
   await inject(page, copy, `import time; time.sleep(6)`);
   const edited = await allSources(page);
