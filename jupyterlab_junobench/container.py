@@ -38,6 +38,8 @@ from pathlib import Path
 from typing import Any
 from collections.abc import Sequence
 
+from .launcher import launcher_argv
+
 # The image's repository name and the tag `build` moves to the newest build.
 IMAGE_REPOSITORY = "junobench"
 DEFAULT_IMAGE = f"{IMAGE_REPOSITORY}:latest"
@@ -627,7 +629,8 @@ def kernelspec(
 ) -> dict[str, Any]:
     """The kernel.json of a kernel inside ``image``."""
     return {
-        "argv": [IMAGE_PYTHON, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        # ipykernel_launcher, but a kernel whose IOPub port was taken exits (see launcher.py).
+        "argv": launcher_argv(IMAGE_PYTHON),
         "display_name": display_name,
         "language": "python",
         "interrupt_mode": "signal",

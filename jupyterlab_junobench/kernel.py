@@ -26,6 +26,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from .launcher import with_launcher
+
 KERNEL_NAME = "junobench"
 DISPLAY_NAME = "JunoBench (benchmark pins)"
 # The marker written into the environment: which pins it was built with.
@@ -225,6 +227,8 @@ def register_kernelspec(py: Path, prefix: Path, args: argparse.Namespace, minima
     spec_dir = Path(match.group(1).strip())
     spec_file = spec_dir / "kernel.json"
     spec = json.loads(spec_file.read_text("utf-8"))
+    # ipykernel_launcher, but a kernel whose IOPub port was taken exits instead of hanging (launcher.py).
+    spec["argv"] = with_launcher(spec["argv"])
     # Matplotlib must not look for a display in a headless replay.
     spec.setdefault("env", {}).setdefault("MPLBACKEND", "Agg")
     # The probe reports which environment ran a case (container, pinned kernel or server Python).

@@ -18,6 +18,7 @@ from jupyter_client.manager import KernelManager
 
 from _junobench_venv import minimal_kernel_env
 from jupyterlab_junobench import kernel as jk
+from jupyterlab_junobench.launcher import LAUNCHER
 
 PINS = jk.load_pins()
 NUMPY_PIN = next(lib["pinned"] for lib in PINS["libraries"] if lib["name"] == "numpy")
@@ -92,6 +93,8 @@ def test_minimal_install_registers_a_working_kernel(monkeypatch: pytest.MonkeyPa
     # argv[0] is the venv's own python (a symlink to the base one: not resolved).
     assert Path(spec["argv"][0]).parent.parent == env.venv, spec["argv"]
     assert spec["metadata"]["junobench"]["pins"] == "minimal"
+    # Started through the launcher (a kernel whose IOPub port was taken exits): it must work in the venv.
+    assert spec["argv"][-4:] == ["-c", LAUNCHER, "-f", "{connection_file}"], spec["argv"][:3]
 
     km = KernelManager(kernel_name="junobench")
     km.start_kernel()

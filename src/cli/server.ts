@@ -68,7 +68,9 @@ export function externalServer(url: string, token: string): IServerHandle {
 /**
  * Start `jupyter server` on 127.0.0.1 with a fresh token (or `token`) on a
  * free port (or `port`, to start a stopped server again at the same URL),
- * serving `rootDir`, and wait until it answers.
+ * serving `rootDir`, and wait until it answers: for up to `timeoutMs` (three
+ * minutes by default; a server started at low priority beside a busy suite
+ * took more than one in CI), or until it exits.
  */
 export async function startServer(options: {
   rootDir: string;
@@ -89,6 +91,11 @@ export async function startServer(options: {
     '--ServerApp.port_retries=0',
     `--IdentityProvider.token=${token}`,
     '--ServerApp.disable_check_xsrf=True',
+    // Each kernel start chooses its ports afresh, so that when another process
+    // took one of them first and the kernel exits, the server's restarter
+    // starts it again on new ports rather than on the same ones (see
+    // jupyterlab_junobench/launcher.py and docs/faults.md).
+    '--KernelManager.cache_ports=False',
     ...(process.getuid && process.getuid() === 0 ? ['--allow-root'] : []),
     ...(options.extraArgs ?? [])
   ];
@@ -102,7 +109,8 @@ export async function startServer(options: {
   });
   const url = `http://127.0.0.1:${port}/`;
   const settings = settingsFor(url, token);
-  const deadline = Date.now() + (options.timeoutMs ?? 60000);
+  const limitMs = options.timeoutMs ?? 180000;
+  const deadline = Date.now() + limitMs;
   let exited: number | null = null;
   let failed: Error | null = null;
   child.on('exit', code => {
@@ -129,7 +137,7 @@ export async function startServer(options: {
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(
-        `jupyter server did not answer within the time limit:\n${stderr.slice(-4000)}`
+        `jupyter server did not answer within ${Math.round(limitMs / 1000)} s:\n${stderr.slice(-4000)}`
       );
     }
     try {

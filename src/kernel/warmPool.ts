@@ -184,6 +184,11 @@ export class WarmKernelPool implements IDisposable {
       if (this._entry === entry) {
         this._entry = null;
       }
+      if (entry.kernel) {
+        // Started but silent (a kernel can hang before it answers anything):
+        // nobody will take it, so it must not run on unseen.
+        await this._shutdown(entry.kernel.id);
+      }
       return null;
     }
   }

@@ -338,7 +338,46 @@ export class ReplayController {
         this._trans.__('no kernel is available for this notebook')
       );
     }
-    return kernel;
+    return this._answering(kernel);
+  }
+
+  /**
+   * The kernel once it has answered a `kernel_info` request. A kernel process
+   * can hang before it answers anything (ipykernel whose IOPub port another
+   * process took first stays "starting" for ever); one silent for
+   * `kernelReplaceMs` (60 s) is shut down and another started in its place,
+   * once, on new ports, and the header says so. A fresh kernel has no state
+   * to lose.
+   */
+  private async _answering(
+    kernel: Kernel.IKernelConnection
+  ): Promise<Kernel.IKernelConnection> {
+    const replaceMs = this._options.kernelReplaceMs ?? Private.REPLACE_MS;
+    if (await Private.answers(kernel, replaceMs)) {
+      return kernel;
+    }
+    const seconds = Math.round(replaceMs / 1000);
+    this._set({
+      message: this._trans.__(
+        'The kernel "%1" did not answer within %2 s; starting another…',
+        kernel.name,
+        seconds
+      )
+    });
+    // The server starts a new kernel for the session and shuts the old one down.
+    await this._panel.sessionContext.changeKernel({ name: kernel.name });
+    const next = this._panel.sessionContext.session?.kernel;
+    const readyMs = this._options.kernelReadyMs ?? Private.READY_MS;
+    if (next && (await Private.answers(next, readyMs))) {
+      return next;
+    }
+    throw new Error(
+      this._trans.__(
+        'the kernel "%1" did not answer within %2 s',
+        kernel.name,
+        Math.round(readyMs / 1000)
+      )
+    );
   }
 
   private _clearNotebook(): void {
@@ -731,10 +770,45 @@ export namespace ReplayController {
      * or null when it can.
      */
     blockedBy?: () => string | null;
+    /** How long a kernel may stay silent before it is replaced (default 60 s). */
+    kernelReplaceMs?: number;
+    /** How long its replacement has to answer (default 180 s). */
+    kernelReadyMs?: number;
   }
 }
 
 namespace Private {
+  /** How long a kernel may stay silent before the replay replaces it. */
+  export const REPLACE_MS = 60000;
+  /** How long the replacement has to answer. */
+  export const READY_MS = 180000;
+
+  /**
+   * Whether the kernel answers a `kernel_info` request within `ms`: the
+   * connection's own request, made when it connects (and again after a
+   * restart), resolves `info`.
+   */
+  export async function answers(
+    kernel: Kernel.IKernelConnection,
+    ms: number
+  ): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<boolean>(resolve => {
+      timer = setTimeout(() => resolve(false), ms);
+    });
+    try {
+      return await Promise.race([
+        kernel.info.then(
+          () => true,
+          () => false
+        ),
+        late
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /**
    * The code cell at a document index of the panel's notebook, if there is one.
    */

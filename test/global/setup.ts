@@ -4,7 +4,15 @@
  * (the settings `junobench` uses), and hands it to them through the
  * environment (test/sharedServer.ts reads it). test/global/teardown.ts stops it.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'fs';
+import { execFileSync } from 'child_process';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync
+} from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
@@ -35,6 +43,7 @@ export default async function setup(): Promise<void> {
   // Kernelspecs a spec adds while it runs (the server looks them up on each start).
   const jupyterPath = mkdtempSync(path.join(tmpdir(), 'junobench-jest-path-'));
   mkdirSync(path.join(jupyterPath, 'kernels'));
+  nativeKernelThroughLauncher(path.join(jupyterPath, 'kernels', 'python3'));
   const saved = process.env.JUPYTER_PATH;
   process.env.JUPYTER_PATH = [jupyterPath, saved]
     .filter(Boolean)
@@ -76,4 +85,33 @@ export default async function setup(): Promise<void> {
   } satisfies ISharedServerState;
   // Test files run in this process or in workers forked after this: both see it.
   process.env[SHARED_SERVER_ENV] = JSON.stringify(info);
+}
+
+/**
+ * The server's own `python3` kernel, started through our launcher
+ * (jupyterlab_junobench/launcher.py), as the pinned and container kernels
+ * are: ipykernel whose IOPub port another process took first hangs for ever,
+ * and a CI run starts about a thousand kernels among busy ports (CI run 18
+ * stopped on one for 29 minutes). Through the launcher that kernel exits and
+ * the server's restarter starts it again. Everything else is the native
+ * kernelspec's own.
+ */
+function nativeKernelThroughLauncher(dir: string): void {
+  const spec = execFileSync(
+    'python',
+    [
+      '-c',
+      [
+        'import json',
+        'from ipykernel.kernelspec import get_kernel_dict',
+        'from jupyterlab_junobench.launcher import with_launcher',
+        'spec = get_kernel_dict()',
+        'spec["argv"] = with_launcher(spec["argv"])',
+        'print(json.dumps(spec))'
+      ].join('\n')
+    ],
+    { encoding: 'utf8' }
+  );
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'kernel.json'), spec);
 }

@@ -13,7 +13,7 @@ import type { Kernel, KernelMessage } from '@jupyterlab/services';
 import { chdirCode } from '../../src/kernel/snippets';
 import { WarmKernelPool } from '../../src/kernel/warmPool';
 
-import { sharedFolder, sharedServer } from '../sharedServer';
+import { addKernelspecs, sharedFolder, sharedServer } from '../sharedServer';
 
 jest.setTimeout(180000);
 
@@ -187,6 +187,46 @@ describe('WarmKernelPool', () => {
     const taken = await pool.take('python3', `${mine}/warm/e`);
     await pool.release(taken!);
     expect(await running(settings)).not.toContain(again!.id);
+  });
+
+  it('shuts down a kernel that does not answer in time', async () => {
+    // A "kernel" that starts and never opens its channels (as ipykernel does
+    // when another process took its IOPub port).
+    const remove = addKernelspecs({
+      'mute-warm': {
+        argv: [
+          'python',
+          '-c',
+          'import time; time.sleep(600)',
+          '{connection_file}'
+        ],
+        display_name: 'Mute (warm)',
+        language: 'python'
+      }
+    });
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
+    // This test's pool gives a kernel 3 s; afterEach drains and disposes it.
+    pool.dispose();
+    pool = new WarmKernelPool({
+      serverSettings: settings,
+      contents,
+      readyTimeoutMs: 3000
+    });
+    try {
+      expect(await pool.fill('mute-warm', `${mine}/warm/g`)).toBeNull();
+      expect(pool.current).toBeNull();
+      expect(warn).toHaveBeenCalledWith(
+        expect.stringContaining('no answer within 3 s of starting')
+      );
+      const mute = async () =>
+        (await KernelAPI.listRunning(settings)).filter(
+          k => k.name === 'mute-warm'
+        );
+      expect(await mute()).toEqual([]);
+    } finally {
+      warn.mockRestore();
+      remove();
+    }
   });
 
   it('reports a kernel that cannot start as null and stays empty', async () => {

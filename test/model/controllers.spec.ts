@@ -7,6 +7,7 @@
  * the replay's state on the panel's cells.
  */
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 
 import { Context } from '@jupyterlab/docregistry';
@@ -83,8 +84,11 @@ describe('ReplayController and CheckController', () => {
     return folder;
   }
 
-  /** Make the working copy as "Open" does, and open it in a NotebookPanel. */
-  async function openWorkingCopy(name: string) {
+  /**
+   * Make the working copy as "Open" does, and open it in a NotebookPanel with
+   * a kernel of `kernel` (waited for when it is python3).
+   */
+  async function openWorkingCopy(name: string, kernel = 'python3') {
     const book = await loadLocalCasebook(DEMO);
     const c = book.cases.find(x => x.name === name)!;
     const caseFolder = await upload(name);
@@ -102,6 +106,11 @@ describe('ReplayController and CheckController', () => {
       recordedEname: c.ename,
       recordedEvalue: c.evalue
     });
+    // The notebook's own kernelspec wins over the context's preference.
+    copy.metadata = {
+      ...copy.metadata,
+      kernelspec: { name: kernel, display_name: kernel, language: 'python' }
+    };
     await manager.contents.save(`${mine}/work`, { type: 'directory' });
     const file = `${mine}/work/${name}-1.ipynb`;
     await manager.contents.save(file, {
@@ -118,12 +127,14 @@ describe('ReplayController and CheckController', () => {
         shouldStart: true,
         canStart: true,
         shutdownOnDispose: true,
-        name: 'python3'
+        name: kernel
       }
     });
     await context.initialize(false);
     await context.sessionContext.initialize();
-    await context.sessionContext.session?.kernel?.info;
+    if (kernel === 'python3') {
+      await context.sessionContext.session?.kernel?.info;
+    }
     const panel = NBTestUtils.createNotebookPanel(context);
     return { panel, context, c };
   }
@@ -215,6 +226,77 @@ describe('ReplayController and CheckController', () => {
       await context.sessionContext.shutdown();
       panel.dispose();
       context.dispose();
+    }
+  });
+
+  it('replaces a kernel that never answers, once, and replays in the new one', async () => {
+    // The kernel's first process hangs before it opens its channels (as
+    // ipykernel does when another process took its IOPub port); every later
+    // one is ipykernel. Its marker file says a process has started.
+    const markers = fs.mkdtempSync(path.join(os.tmpdir(), 'junobench-hang-'));
+    const remove = addKernelspecs({
+      'hang-once-replay': {
+        argv: [
+          'python',
+          '-c',
+          [
+            'import os, sys, time',
+            'marker, connection = sys.argv[1], sys.argv[2]',
+            'if not os.path.exists(marker):',
+            '    open(marker, "w").close()',
+            '    time.sleep(600)',
+            'os.execv(sys.executable, [sys.executable, "-m", "ipykernel_launcher", "-f", connection])'
+          ].join('\n'),
+          path.join(markers, 'started'),
+          '{connection_file}'
+        ],
+        display_name: 'Hangs once (replay)',
+        language: 'python'
+      }
+    });
+    // The session picks its kernel among the specs the manager knows.
+    await manager.kernelspecs.refreshSpecs();
+    const { panel, context } = await openWorkingCopy(
+      'NBspecific_1',
+      'hang-once-replay'
+    );
+    const silent = context.sessionContext.session?.kernel?.id;
+    expect(silent).toBeTruthy();
+    const controller = new ReplayController({
+      panel,
+      timeoutMs: 60000,
+      trans,
+      kernelReplaceMs: 5000
+    });
+    const messages: string[] = [];
+    controller.stateChanged.connect((_, s) => {
+      messages.push(s.message);
+    });
+    try {
+      const result = await controller.replay('recorded');
+      expect(messages).toContain(
+        'The kernel "hang-once-replay" did not answer within 5 s; starting another…'
+      );
+      expect(result?.status).toBe('crashed');
+      expect(controller.state.verdict).toBe('as-recorded');
+      const now = context.sessionContext.session?.kernel;
+      expect(now?.name).toBe('hang-once-replay');
+      expect(now?.id).not.toBe(silent);
+      // The silent kernel was shut down (the server kills its process).
+      const deadline = Date.now() + 30000;
+      let ids: string[] = [];
+      do {
+        await manager.kernels.refreshRunning();
+        ids = [...manager.kernels.running()].map(k => k.id);
+      } while (ids.includes(silent!) && Date.now() < deadline);
+      expect(ids).not.toContain(silent);
+    } finally {
+      controller.dispose();
+      await context.sessionContext.shutdown();
+      panel.dispose();
+      context.dispose();
+      remove();
+      fs.rmSync(markers, { recursive: true, force: true });
     }
   });
 

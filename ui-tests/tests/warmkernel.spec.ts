@@ -21,23 +21,39 @@ interface IKernel {
   execution_state: string;
 }
 
+/**
+ * A list from the server's REST API. A busy server has answered one of these
+ * with an error page (CI run 19: "kernels.filter is not a function"): such an
+ * answer is asked again, a few times, and then reported with its status.
+ */
+async function list<T>(request: APIRequestContext, url: string): Promise<T[]> {
+  let last = '';
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const response = await request.get(url);
+    const body = response.ok() ? await response.json().catch(() => null) : null;
+    if (Array.isArray(body)) {
+      return body as T[];
+    }
+    last = `${response.status()} ${(await response.text()).slice(0, 200)}`;
+    await new Promise(resolve => setTimeout(resolve, 500));
+  }
+  throw new Error(`${url} did not answer with a list: ${last}`);
+}
+
 /** Kernels no session uses. */
 async function unclaimed(request: APIRequestContext): Promise<IKernel[]> {
-  const kernels = (await (
-    await request.get('/api/kernels')
-  ).json()) as IKernel[];
-  const sessions = (await (await request.get('/api/sessions')).json()) as {
-    kernel: { id: string } | null;
-  }[];
+  const kernels = await list<IKernel>(request, '/api/kernels');
+  const sessions = await list<{ kernel: { id: string } | null }>(
+    request,
+    '/api/sessions'
+  );
   const used = new Set(sessions.map(s => s.kernel?.id));
   return kernels.filter(k => !used.has(k.id));
 }
 
 test.afterEach(async ({ request }) => {
   // Shut down what this test started: sessions, then the warm kernel.
-  const sessions = (await (await request.get('/api/sessions')).json()) as {
-    id: string;
-  }[];
+  const sessions = await list<{ id: string }>(request, '/api/sessions');
   for (const s of sessions) {
     await request.delete(`/api/sessions/${s.id}`);
   }
