@@ -14,8 +14,9 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 from jupyter_client.ioloop import AsyncIOLoopKernelManager
@@ -23,6 +24,8 @@ from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.kernelspec import KernelSpecManager
 
 from jupyterlab_junobench.launcher import LAUNCHER, launcher_argv, with_launcher
+
+T = TypeVar("T")
 
 PORTS = ("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port")
 
@@ -72,6 +75,16 @@ def run_kernel(argv: list[str], path: Path, cwd: Path, wait: float) -> tuple[int
         proc.wait()
         return None, ""
     return code, proc.stderr.read() if proc.stderr else ""
+
+
+def run_async(coro: Coroutine[Any, Any, T]) -> T:
+    """Run ``coro`` in a loop of its own, leaving the thread's current event loop as it was
+    (``asyncio.run`` unsets it, which fails later tests that ask for it)."""
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(coro)
+    finally:
+        loop.close()
 
 
 def test_the_launcher_survives_jupyter_clients_substitution() -> None:
@@ -150,7 +163,7 @@ def test_a_normal_start_answers_and_imports_from_its_folder(tmp_path: Path) -> N
             await km.shutdown_kernel(now=True)
 
     started = time.monotonic()
-    assert asyncio.run(main()) == "42"
+    assert run_async(main()) == "42"
     assert time.monotonic() - started < 120
 
 
@@ -205,7 +218,7 @@ def test_the_restarter_brings_a_kernel_whose_iopub_port_was_taken_up_on_new_port
             await km.shutdown_kernel(now=True)
 
     try:
-        starts, final = asyncio.run(main())
+        starts, final = run_async(main())
     finally:
         for holder in holders:
             holder.close()
