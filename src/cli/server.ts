@@ -91,11 +91,6 @@ export async function startServer(options: {
     '--ServerApp.port_retries=0',
     `--IdentityProvider.token=${token}`,
     '--ServerApp.disable_check_xsrf=True',
-    // Each kernel start chooses its ports afresh, so that when another process
-    // took one of them first and the kernel exits, the server's restarter
-    // starts it again on new ports rather than on the same ones (see
-    // jupyterlab_junobench/launcher.py and docs/faults.md).
-    '--KernelManager.cache_ports=False',
     ...(process.getuid && process.getuid() === 0 ? ['--allow-root'] : []),
     ...(options.extraArgs ?? [])
   ];
