@@ -785,8 +785,9 @@ namespace Private {
 
   /**
    * Whether the kernel answers a `kernel_info` request within `ms`: the
-   * connection's own request, made when it connects (and again after a
-   * restart), resolves `info`.
+   * connection's own request, made when it connects, resolves `info` once
+   * per connection. (A kernel the replay restarts has answered before; the
+   * server's restart itself waits for the restarted kernel to answer.)
    */
   export async function answers(
     kernel: Kernel.IKernelConnection,
