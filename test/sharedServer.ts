@@ -101,6 +101,47 @@ export function addKernelspecs(
 }
 
 /**
+ * A "kernel" (kernel.json content) that starts and never opens its channels,
+ * as ipykernel does when another process took its IOPub port first.
+ */
+export function muteKernelspec(displayName: string): Record<string, unknown> {
+  return {
+    argv: ['python', '-c', 'import time; time.sleep(600)', '{connection_file}'],
+    display_name: displayName,
+    language: 'python'
+  };
+}
+
+/**
+ * A kernel (kernel.json content) whose first process hangs before it opens
+ * its channels; every later one is ipykernel. The file `marker` says a
+ * process has started: it must not exist before the first start.
+ */
+export function hangOnceKernelspec(
+  marker: string,
+  displayName: string
+): Record<string, unknown> {
+  return {
+    argv: [
+      'python',
+      '-c',
+      [
+        'import os, sys, time',
+        'marker, connection = sys.argv[1], sys.argv[2]',
+        'if not os.path.exists(marker):',
+        '    open(marker, "w").close()',
+        '    time.sleep(600)',
+        'os.execv(sys.executable, [sys.executable, "-m", "ipykernel_launcher", "-f", connection])'
+      ].join('\n'),
+      marker,
+      '{connection_file}'
+    ],
+    display_name: displayName,
+    language: 'python'
+  };
+}
+
+/**
  * Shut a kernel down on the shared server by id, whatever its connection
  * saw: the server restarts a kernel that died, and refuses (500) for a
  * moment to shut down one in the middle of a restart. A kernel already gone

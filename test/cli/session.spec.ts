@@ -17,7 +17,12 @@ import { externalServer } from '../../src/cli/server';
 import type { IServerHandle } from '../../src/cli/server';
 import { sessionsFor } from '../../src/cli/session';
 import { startSession, uniqueSuffix } from '../../src/kernel/freshSession';
-import { addKernelspecs, sharedServer } from '../sharedServer';
+import {
+  addKernelspecs,
+  hangOnceKernelspec,
+  muteKernelspec,
+  sharedServer
+} from '../sharedServer';
 
 jest.setTimeout(120000);
 
@@ -32,36 +37,13 @@ describe('startSession', () => {
     markers = mkdtempSync(path.join(os.tmpdir(), 'junobench-hang-'));
     removeKernelspecs = addKernelspecs({
       // A "kernel" that starts and never opens its channels.
-      mute: {
-        argv: [
-          'python',
-          '-c',
-          'import time; time.sleep(600)',
-          '{connection_file}'
-        ],
-        display_name: 'Mute',
-        language: 'python'
-      },
+      mute: muteKernelspec('Mute'),
       // A kernel whose first process hangs before it opens its channels (its
       // marker file says a process has started); every later one is ipykernel.
-      'hang-once': {
-        argv: [
-          'python',
-          '-c',
-          [
-            'import os, sys, time',
-            'marker, connection = sys.argv[1], sys.argv[2]',
-            'if not os.path.exists(marker):',
-            '    open(marker, "w").close()',
-            '    time.sleep(600)',
-            'os.execv(sys.executable, [sys.executable, "-m", "ipykernel_launcher", "-f", connection])'
-          ].join('\n'),
-          path.join(markers, 'started'),
-          '{connection_file}'
-        ],
-        display_name: 'Hangs once',
-        language: 'python'
-      }
+      'hang-once': hangOnceKernelspec(
+        path.join(markers, 'started'),
+        'Hangs once'
+      )
     });
   });
 

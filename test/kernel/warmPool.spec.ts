@@ -13,7 +13,12 @@ import type { Kernel, KernelMessage } from '@jupyterlab/services';
 import { chdirCode } from '../../src/kernel/snippets';
 import { WarmKernelPool } from '../../src/kernel/warmPool';
 
-import { addKernelspecs, sharedFolder, sharedServer } from '../sharedServer';
+import {
+  addKernelspecs,
+  muteKernelspec,
+  sharedFolder,
+  sharedServer
+} from '../sharedServer';
 
 jest.setTimeout(180000);
 
@@ -193,16 +198,7 @@ describe('WarmKernelPool', () => {
     // A "kernel" that starts and never opens its channels (as ipykernel does
     // when another process took its IOPub port).
     const remove = addKernelspecs({
-      'mute-warm': {
-        argv: [
-          'python',
-          '-c',
-          'import time; time.sleep(600)',
-          '{connection_file}'
-        ],
-        display_name: 'Mute (warm)',
-        language: 'python'
-      }
+      'mute-warm': muteKernelspec('Mute (warm)')
     });
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
     // This test's pool gives a kernel 3 s; afterEach drains and disposes it.

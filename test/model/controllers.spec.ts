@@ -28,7 +28,13 @@ import { makeWorkingCopy } from '../../src/model/workingCopy';
 import type { INotebookJSON } from '../../src/replay/types';
 import { CellMarks } from '../../src/widgets/cellMarks';
 
-import { addKernelspecs, sharedFolder, sharedServer } from '../sharedServer';
+import {
+  addKernelspecs,
+  hangOnceKernelspec,
+  muteKernelspec,
+  sharedFolder,
+  sharedServer
+} from '../sharedServer';
 
 jest.setTimeout(180000);
 
@@ -235,24 +241,10 @@ describe('ReplayController and CheckController', () => {
     // one is ipykernel. Its marker file says a process has started.
     const markers = fs.mkdtempSync(path.join(os.tmpdir(), 'junobench-hang-'));
     const remove = addKernelspecs({
-      'hang-once-replay': {
-        argv: [
-          'python',
-          '-c',
-          [
-            'import os, sys, time',
-            'marker, connection = sys.argv[1], sys.argv[2]',
-            'if not os.path.exists(marker):',
-            '    open(marker, "w").close()',
-            '    time.sleep(600)',
-            'os.execv(sys.executable, [sys.executable, "-m", "ipykernel_launcher", "-f", connection])'
-          ].join('\n'),
-          path.join(markers, 'started'),
-          '{connection_file}'
-        ],
-        display_name: 'Hangs once (replay)',
-        language: 'python'
-      }
+      'hang-once-replay': hangOnceKernelspec(
+        path.join(markers, 'started'),
+        'Hangs once (replay)'
+      )
     });
     // The session picks its kernel among the specs the manager knows.
     await manager.kernelspecs.refreshSpecs();
@@ -358,16 +350,7 @@ describe('ReplayController and CheckController', () => {
     // A "kernel" that starts and never opens its channels: the check's fresh kernels are
     // started from this spec (the working copy keeps its real kernel).
     const remove = addKernelspecs({
-      'mute-check': {
-        argv: [
-          'python',
-          '-c',
-          'import time; time.sleep(600)',
-          '{connection_file}'
-        ],
-        display_name: 'Mute (check)',
-        language: 'python'
-      }
+      'mute-check': muteKernelspec('Mute (check)')
     });
     const { panel, context, c } = await openWorkingCopy('numpy_1');
     const started: string[] = [];
