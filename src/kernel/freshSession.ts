@@ -115,7 +115,7 @@ export async function startSession(
   for (;;) {
     const started = Date.now();
     let language = '';
-    const answered = await Private.within(
+    const answered = await within(
       kernel.requestKernelInfo().then(
         reply => {
           const content = reply?.content;
@@ -173,6 +173,18 @@ export async function startSession(
     // that would starve the websocket it waits for.
     await Private.sleep(Math.max(0, Private.RETRY_MS - (Date.now() - started)));
   }
+}
+
+/**
+ * What `answer` resolves to, or false when it takes longer than `ms`; the
+ * timer is cleared either way, so an answered attempt leaves none behind.
+ */
+export function within(answer: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>(resolve => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
 }
 
 namespace Private {
@@ -256,20 +268,5 @@ namespace Private {
 
   export function sleep(ms: number): Promise<void> {
     return new Promise(resolve => setTimeout(resolve, ms));
-  }
-
-  /**
-   * What `answer` resolves to, or false when it takes longer than `ms`; the
-   * timer is cleared either way, so an answered attempt leaves none behind.
-   */
-  export function within(
-    answer: Promise<boolean>,
-    ms: number
-  ): Promise<boolean> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<boolean>(resolve => {
-      timer = setTimeout(() => resolve(false), ms);
-    });
-    return Promise.race([answer, late]).finally(() => clearTimeout(timer));
   }
 }

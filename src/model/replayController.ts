@@ -22,6 +22,7 @@ import { chdirCode } from '../kernel/snippets';
 import { compareEnvironment } from '../kernel/drift';
 import type { IDriftReport } from '../kernel/drift';
 import { BENCHMARK_PINS } from '../kernel/pins';
+import { within } from '../kernel/freshSession';
 import { isPristineKernel, probeEnvironment } from '../kernel/probe';
 import type { IStoredStep, IWorkingCopyMeta } from './workingCopy';
 import { readWorkingCopyMeta } from './workingCopy';
@@ -789,25 +790,17 @@ namespace Private {
    * per connection. (A kernel the replay restarts has answered before; the
    * server's restart itself waits for the restarted kernel to answer.)
    */
-  export async function answers(
+  export function answers(
     kernel: Kernel.IKernelConnection,
     ms: number
   ): Promise<boolean> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<boolean>(resolve => {
-      timer = setTimeout(() => resolve(false), ms);
-    });
-    try {
-      return await Promise.race([
-        kernel.info.then(
-          () => true,
-          () => false
-        ),
-        late
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return within(
+      kernel.info.then(
+        () => true,
+        () => false
+      ),
+      ms
+    );
   }
 
   /**
