@@ -26,6 +26,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from .forkserver import provisioner_metadata
 from .launcher import with_launcher
 
 KERNEL_NAME = "junobench"
@@ -233,7 +234,10 @@ def register_kernelspec(py: Path, prefix: Path, args: argparse.Namespace, minima
     spec.setdefault("env", {}).setdefault("MPLBACKEND", "Agg")
     # The probe reports which environment ran a case (container, pinned kernel or server Python).
     spec["env"]["JUNOBENCH_ENVIRONMENT"] = "pinned"
-    spec.setdefault("metadata", {})["junobench"] = {
+    # Fresh kernels are forks of a process that has loaded ipykernel, numpy, pandas and scikit-learn
+    # once (forkserver.py); any kernel that cannot be forked starts as usual.
+    spec.setdefault("metadata", {})["kernel_provisioner"] = provisioner_metadata()
+    spec["metadata"]["junobench"] = {
         "environment": "pinned",
         "venv": str(prefix),
         "pins": "minimal" if minimal else "full",

@@ -192,7 +192,7 @@ join_lanes() {
   lane_pids=() lane_logs=() lane_records=() lane_failures=()
 }
 
-step "lint (stylelint, prettier, eslint, ruff)" bash -c 'jlpm lint:check && python -m ruff check jupyterlab_junobench/probe.py tests/test_probe.py jupyterlab_junobench/launcher.py tests/test_launcher.py jupyterlab_junobench/container.py tests/test_container.py scripts/benchmark-container.py'
+step "lint (stylelint, prettier, eslint, ruff)" bash -c 'jlpm lint:check && python -m ruff check jupyterlab_junobench/probe.py tests/test_probe.py jupyterlab_junobench/launcher.py tests/test_launcher.py jupyterlab_junobench/container.py tests/test_container.py scripts/benchmark-container.py jupyterlab_junobench/forkserver.py tests/test_forkserver.py scripts/benchmark-kernel-start.py'
 if [ "$have_engine" = "1" ]; then
   # Built once per machine: the image is keyed on pins.json, the Containerfile and the base, so a
   # later run finds it. Its kernelspec goes to .container-kernel (used by the steps that name it).
@@ -248,6 +248,7 @@ join_lanes
 
 # The benchmarks last, on a machine with nothing else running.
 shown "benchmark: sparse fetch of 2 cases against a full clone of the fixture" python scripts/benchmark-fetch.py
+shown "benchmark: pinned kernels forked from a fork server against kernels started as usual" python scripts/benchmark-kernel-start.py --starts 6
 
 if [ "$have_engine" = "1" ]; then
   # The container's verify numbers come from the container verify step above (the same command).

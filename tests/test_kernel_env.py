@@ -96,9 +96,13 @@ def test_minimal_install_registers_a_working_kernel(monkeypatch: pytest.MonkeyPa
     # Started through the launcher (a kernel whose IOPub port was taken exits): it must work in the venv.
     assert spec["argv"][-4:] == ["-c", LAUNCHER, "-f", "{connection_file}"], spec["argv"][:3]
 
+    # Its kernels are forks of a fork server that has loaded the heavy libraries (forkserver.py).
+    assert spec["metadata"]["kernel_provisioner"]["provisioner_name"] == "junobench-forking"
+
     km = KernelManager(kernel_name="junobench")
     km.start_kernel()
     try:
+        assert km.provisioner is not None and km.provisioner.forked
         kc = km.client()
         kc.start_channels()
         kc.wait_for_ready(timeout=120)

@@ -50,7 +50,8 @@ export class WarmKernelPool implements IDisposable {
 
   /**
    * Keep one kernel of `name` warm in `folder`; a warm kernel of another name
-   * or folder is shut down first. Resolves with the warm kernel once it
+   * or folder is shut down (beside the new one's start, which does not wait
+   * for it). Resolves with the warm kernel once it
    * answers, or null when it could not be started (the pool stays empty).
    */
   async fill(name: string, folder: string): Promise<IWarmKernel | null> {

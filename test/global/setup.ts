@@ -93,8 +93,10 @@ export default async function setup(): Promise<void> {
  * are: ipykernel whose IOPub port another process took first hangs for ever,
  * and a CI run starts about a thousand kernels among busy ports (CI run 18
  * stopped on one for 29 minutes). Through the launcher that kernel exits and
- * the server's restarter starts it again. Everything else is the native
- * kernelspec's own.
+ * the server's restarter starts it again. Its kernels are forked from a fork
+ * server that has loaded ipykernel, numpy, pandas and scikit-learn, as the
+ * pinned kernel's are (jupyterlab_junobench/forkserver.py). Everything else is
+ * the native kernelspec's own.
  */
 function nativeKernelThroughLauncher(dir: string): void {
   const spec = execFileSync(
@@ -104,9 +106,11 @@ function nativeKernelThroughLauncher(dir: string): void {
       [
         'import json',
         'from ipykernel.kernelspec import get_kernel_dict',
+        'from jupyterlab_junobench.forkserver import provisioner_metadata',
         'from jupyterlab_junobench.launcher import with_launcher',
         'spec = get_kernel_dict()',
         'spec["argv"] = with_launcher(spec["argv"])',
+        'spec.setdefault("metadata", {})["kernel_provisioner"] = provisioner_metadata()',
         'print(json.dumps(spec))'
       ].join('\n')
     ],
