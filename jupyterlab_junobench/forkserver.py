@@ -25,11 +25,13 @@ explains the choice.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -41,7 +43,7 @@ from jupyter_client.connect import KernelConnectionInfo
 from jupyter_client.provisioning import LocalProvisioner
 from traitlets import Float, List, Unicode
 
-from .launcher import LAUNCHER
+from .launcher import LAUNCHER, with_launcher
 
 PROVISIONER_NAME = "junobench-forking"
 # What the pinned kernel preloads: the libraries most cases import, none that starts threads or
@@ -466,3 +468,36 @@ class ForkingProvisioner(LocalProvisioner):  # type: ignore[misc,valid-type]
 def provisioner_metadata(preload: Sequence[str] = DEFAULT_PRELOAD) -> dict[str, Any]:
     """The kernelspec ``metadata.kernel_provisioner`` that starts kernels through a fork server."""
     return {"provisioner_name": PROVISIONER_NAME, "config": {"preload": list(preload)}}
+
+
+def forked_native_kernelspec(preload: Sequence[str] = DEFAULT_PRELOAD) -> dict[str, Any]:
+    """This Python's own ``python3`` kernelspec, started through the launcher and forked."""
+    from ipykernel.kernelspec import get_kernel_dict
+
+    spec = get_kernel_dict()
+    spec["argv"] = with_launcher(spec["argv"])
+    spec.setdefault("metadata", {})["kernel_provisioner"] = provisioner_metadata(preload)
+    return spec
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m jupyterlab_junobench.forkserver python3 DATA_DIR [--preload a,b]``."""
+    parser = argparse.ArgumentParser(prog="python -m jupyterlab_junobench.forkserver", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    native = sub.add_parser("python3", help="write this Python's python3 kernelspec, forked, to DATA_DIR/kernels/python3")
+    native.add_argument("data_dir", help="a Jupyter data folder (put it first on JUPYTER_PATH)")
+    native.add_argument("--preload", default=",".join(DEFAULT_PRELOAD), help="modules the fork server imports (comma-separated)")
+    args = parser.parse_args(argv)
+    folder = Path(args.data_dir) / "kernels" / "python3"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        spec = forked_native_kernelspec([m for m in args.preload.split(",") if m])
+        (folder / "kernel.json").write_text(json.dumps(spec, indent=1), "utf-8")
+    except OSError as e:
+        parser.exit(2, f"{folder}: {e}\n")
+    print(f"Wrote {folder / 'kernel.json'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

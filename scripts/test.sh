@@ -211,11 +211,13 @@ corpora() {
   # one the pytest kernel tests reuse ($JUNOBENCH_TEST_VENV: made here, while jest runs, well before
   # pytest installs into it again, which then finds everything in place); its kernelspec goes to
   # .pinned-kernel.
-  step "pinned kernel for the corpora (kernel install --minimal)" bash -c 'rm -rf .pinned-kernel && python -m jupyterlab_junobench.kernel install --minimal --prefix "$JUNOBENCH_TEST_VENV" --kernel-prefix "$PWD/.pinned-kernel"'
+  # The real cases' repairs run in the server's python3, forked as the pinned kernel's
+  # (.forked-kernel: python -m jupyterlab_junobench.forkserver python3).
+  step "pinned kernel for the corpora (kernel install --minimal)" bash -c 'rm -rf .pinned-kernel .forked-kernel && python -m jupyterlab_junobench.kernel install --minimal --prefix "$JUNOBENCH_TEST_VENV" --kernel-prefix "$PWD/.pinned-kernel" && python -m jupyterlab_junobench.forkserver python3 "$PWD/.forked-kernel"'
   local pinned=()
   [ -f .pinned-kernel/share/jupyter/kernels/junobench/kernel.json ] && pinned=(--kernel junobench)
   # At a lower priority: they take the CPU the other steps leave, and finish alone on both cores.
-  step "check corpora (junobench check: mutation, fair, agents; 100% agreement)" env JUPYTER_PATH="$PWD/.pinned-kernel/share/jupyter${JUPYTER_PATH:+:$JUPYTER_PATH}" \
+  step "check corpora (junobench check: mutation, fair, agents; 100% agreement)" env JUPYTER_PATH="$PWD/.pinned-kernel/share/jupyter:$PWD/.forked-kernel${JUPYTER_PATH:+:$JUPYTER_PATH}" \
     nice -n 10 node scripts/check-corpus.js "${pinned[@]}" --jobs 2 --json junobench-check-corpus.json
 }
 beside corpora

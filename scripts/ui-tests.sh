@@ -33,6 +33,12 @@ if [ -d "$ROOT/.container-kernel/share/jupyter" ]; then
   echo "ui-tests: kernelspecs from $ROOT/.container-kernel/share/jupyter"
 fi
 
+# The server's own python3 kernel, started through our launcher and forked from a fork server that
+# has loaded ipykernel, numpy, pandas and scikit-learn, as the jest kernel tests have it
+# (jupyterlab_junobench/forkserver.py): the tests' many fresh kernels start in half a second.
+python3 -m jupyterlab_junobench.forkserver python3 "$UI/.forked-kernel" >/dev/null || fail "could not write the forked python3 kernelspec"
+export JUPYTER_PATH="$UI/.forked-kernel${JUPYTER_PATH:+:$JUPYTER_PATH}"
+
 cd "$UI"
 # ui-tests is a yarn project of its own; yarn 3 needs a lockfile to see that.
 [ -f yarn.lock ] || touch yarn.lock

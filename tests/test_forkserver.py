@@ -30,6 +30,7 @@ from jupyterlab_junobench.forkserver import (
     shadowed,
     shared_env,
 )
+from jupyterlab_junobench.forkserver import main as forkserver_main
 from jupyterlab_junobench.launcher import launcher_argv
 
 T = TypeVar("T")
@@ -330,3 +331,26 @@ def test_an_argv_without_the_launcher_starts_as_usual(tmp_path: Path) -> None:
 
     assert run_async(main()) == (False, ("ok", "2\n", None))
     assert REGISTRY.servers() == []
+
+
+def test_the_python3_command_writes_a_forked_kernelspec(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert forkserver_main(["python3", str(tmp_path / "data"), "--preload", "json"]) == 0
+    spec = json.loads((tmp_path / "data" / "kernels" / "python3" / "kernel.json").read_text("utf-8"))
+    assert launcher_command(spec["argv"]) == ([sys.executable], ["-f", "{connection_file}"])
+    assert spec["metadata"]["kernel_provisioner"] == provisioner_metadata(["json"])
+    specs = KernelSpecManager(kernel_dirs=[str(tmp_path / "data" / "kernels")])
+
+    async def main() -> tuple[bool, tuple[str, str, str | None]]:
+        kernel = await start(specs, "python3", tmp_path)
+        try:
+            return kernel.forked, await kernel.run("print(3)")
+        finally:
+            await stop(kernel)
+
+    assert run_async(main()) == (True, ("ok", "3\n", None))
+    # A folder it cannot write: exit code 2 and the folder named.
+    (tmp_path / "file").write_text("", "utf-8")
+    with pytest.raises(SystemExit) as ended:
+        forkserver_main(["python3", str(tmp_path / "file")])
+    assert ended.value.code == 2
+    assert str(tmp_path / "file" / "kernels" / "python3") in capsys.readouterr().err

@@ -5,14 +5,7 @@
  * environment (test/sharedServer.ts reads it). test/global/teardown.ts stops it.
  */
 import { execFileSync } from 'child_process';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync
-} from 'fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
@@ -43,7 +36,7 @@ export default async function setup(): Promise<void> {
   // Kernelspecs a spec adds while it runs (the server looks them up on each start).
   const jupyterPath = mkdtempSync(path.join(tmpdir(), 'junobench-jest-path-'));
   mkdirSync(path.join(jupyterPath, 'kernels'));
-  nativeKernelThroughLauncher(path.join(jupyterPath, 'kernels', 'python3'));
+  nativeKernelThroughLauncher(jupyterPath);
   const saved = process.env.JUPYTER_PATH;
   process.env.JUPYTER_PATH = [jupyterPath, saved]
     .filter(Boolean)
@@ -98,24 +91,10 @@ export default async function setup(): Promise<void> {
  * pinned kernel's are (jupyterlab_junobench/forkserver.py). Everything else is
  * the native kernelspec's own.
  */
-function nativeKernelThroughLauncher(dir: string): void {
-  const spec = execFileSync(
+function nativeKernelThroughLauncher(jupyterPath: string): void {
+  execFileSync(
     'python',
-    [
-      '-c',
-      [
-        'import json',
-        'from ipykernel.kernelspec import get_kernel_dict',
-        'from jupyterlab_junobench.forkserver import provisioner_metadata',
-        'from jupyterlab_junobench.launcher import with_launcher',
-        'spec = get_kernel_dict()',
-        'spec["argv"] = with_launcher(spec["argv"])',
-        'spec.setdefault("metadata", {})["kernel_provisioner"] = provisioner_metadata()',
-        'print(json.dumps(spec))'
-      ].join('\n')
-    ],
+    ['-m', 'jupyterlab_junobench.forkserver', 'python3', jupyterPath],
     { encoding: 'utf8' }
   );
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'kernel.json'), spec);
 }
