@@ -21,18 +21,25 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import functools
+import json
 import os
 import queue
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
 
 import nbformat
 import pytest
+from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import AsyncKernelManager
+
+from jupyterlab_junobench.forkserver import REGISTRY, forked_native_kernelspec
 
 openpyxl = pytest.importorskip("openpyxl")
 
@@ -123,6 +130,32 @@ def recorded_steps(nb) -> list[int]:
     return steps
 
 
+# The python3 kernelspec of this Python, through our launcher and forked (forkserver.py), as the
+# other suites have it: plain ipykernel_launcher hangs for ever when another process took its IOPub
+# port first (CI run 23: a fixed notebook's kernel did not answer in 90 s); through the launcher it
+# exits, and these tests start it again. Written once, outside the repository.
+@functools.cache
+def kernel_dir() -> Path:
+    data = Path(tempfile.mkdtemp(prefix="junobench-demo-kernels-"))
+    (data / "kernels" / "python3").mkdir(parents=True)
+    (data / "kernels" / "python3" / "kernel.json").write_text(json.dumps(forked_native_kernelspec()), "utf-8")
+    return data / "kernels"
+
+
+def kernel_manager() -> AsyncKernelManager:
+    """A manager of this Python's python3 kernel, through the launcher and forked."""
+    return AsyncKernelManager(kernel_name="python3", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernel_dir())]))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def no_fork_server_left():
+    yield
+    REGISTRY.stop_all()
+    if kernel_dir.cache_info().currsize:
+        shutil.rmtree(kernel_dir().parent, ignore_errors=True)
+        kernel_dir.cache_clear()
+
+
 def kernel_env() -> dict[str, str]:
     env = dict(os.environ)
     env["MPLBACKEND"] = "Agg"
@@ -160,7 +193,7 @@ async def ready_kernel(case: str):
     two-core machine a start-up can stall, and that is not what these tests judge.
     """
     for attempt in (1, 2):
-        km = AsyncKernelManager(kernel_name="python3")
+        km = kernel_manager()
         await km.start_kernel(cwd=str(BENCH / case), env=kernel_env(),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         kc = km.client()
@@ -198,14 +231,21 @@ async def run_fixed(case: str) -> str | None:
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
 
-    nb = notebook(case, "fixed")
-    client = NotebookClient(nb, timeout=CELL_TIMEOUT, startup_timeout=90, kernel_name="python3",
-                            resources={"metadata": {"path": str(BENCH / case)}})
-    try:
-        await client.async_execute(env=kernel_env(), stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)
-    except CellExecutionError as err:
-        return str(err)
+    for attempt in (1, 2):
+        nb = notebook(case, "fixed")
+        client = NotebookClient(nb, km=kernel_manager(), timeout=CELL_TIMEOUT, startup_timeout=90,
+                                resources={"metadata": {"path": str(BENCH / case)}})
+        try:
+            await client.async_execute(env=kernel_env(), stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.DEVNULL)
+        except CellExecutionError as err:
+            return str(err)
+        except RuntimeError:
+            # The kernel did not start or answer (see ready_kernel): once more, with a new kernel.
+            if attempt == 2:
+                raise
+            continue
+        break
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
               if o.output_type == "error"]
     return f"error output: {errors[0].ename}" if errors else None
