@@ -11,7 +11,9 @@ namespace is empty like a fresh kernel's, only ``sys.modules`` already holds the
 What a forked kernel shares with its fork server, and what is done about it:
 
 - numpy's global random state: reseeded from the OS in every child (``random`` reseeds itself).
-- Python's string hash seed is the fork server's, the same in all its children.
+- Python's string-hash seed is the fork server's. Each interpreter and environment has two fork
+  servers, and consecutive kernels started in one folder come from alternate ones, so that the two
+  runs of a reference fix that a check compares see two seeds, as two fresh kernels would.
 - Environment variables read when a module is imported (thread counts, ``PYTHONPATH``): the fork
   server is started with the kernel's environment, and kernels whose environment differs in
   anything but the per-kernel ``JPY_*`` variables get a fork server of their own.
@@ -52,7 +54,7 @@ DEFAULT_PRELOAD = ("numpy", "pandas", "sklearn")
 # The per-kernel variables jupyter_client and jupyter_server set; any other difference in the
 # environment gets a fork server of its own.
 PER_KERNEL_PREFIXES = ("JPY_",)
-# At most this many fork servers are kept; the oldest unused one is stopped first.
+# At most this many pairs of fork servers are kept; the pair used least recently is stopped first.
 MAX_SERVERS = 4
 
 # The fork server: `python -c FORKSERVER <stdout fd> <preload json>`. Requests and replies are JSON
@@ -369,43 +371,57 @@ def shadowed(cwd: str | os.PathLike[str], modules: Iterable[str]) -> list[str]:
 
 
 class _Registry:
-    """The fork servers of this Jupyter server, one per interpreter, preload list and environment."""
+    """The fork servers of this Jupyter server: two per interpreter, preload list and environment.
+
+    Two, because fresh kernels each have their own string-hash seed, and a check learns which values
+    change from run to run by running the reference fix twice in one folder: consecutive kernels
+    started in one folder come from alternate fork servers, each with its own seed (unless
+    ``PYTHONHASHSEED`` fixes it, as it would for fresh kernels). The second one starts when a
+    folder first asks for a second kernel.
+    """
 
     def __init__(self) -> None:
-        self._servers: OrderedDict[tuple[Any, ...], ForkServer] = OrderedDict()
+        self._servers: OrderedDict[tuple[Any, ...], list[ForkServer | None]] = OrderedDict()
+        self._last: OrderedDict[tuple[Any, ...], int] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(
-        self, interpreter: Sequence[str], preload: Sequence[str], env: dict[str, str], timeout: float, log: Any
+        self, interpreter: Sequence[str], preload: Sequence[str], env: dict[str, str], cwd: str, timeout: float, log: Any
     ) -> ForkServer:
-        """A running fork server for these, started (and waited for) when there is none."""
+        """A running fork server for a kernel of these in ``cwd``, started (and waited for) when there is none."""
         shared = shared_env(env)
         key = (tuple(interpreter), tuple(preload), tuple(sorted(shared.items())))
         with self._lock:
-            server = self._servers.get(key)
+            slot = 1 - self._last.pop((key, cwd), 1)
+            self._last[(key, cwd)] = slot
+            while len(self._last) > 1024:
+                self._last.popitem(last=False)
+            pair = self._servers.setdefault(key, [None, None])
+            self._servers.move_to_end(key)
+            server = pair[slot]
             if server is not None and server.running:
-                self._servers.move_to_end(key)
                 return server
-            if server is not None:
-                del self._servers[key]
             server = ForkServer(interpreter, preload, shared, log)
+            pair[slot] = server
             server.start(timeout)
-            self._servers[key] = server
             while len(self._servers) > MAX_SERVERS:
                 _, old = self._servers.popitem(last=False)
-                old.stop()
+                for each in old:
+                    if each is not None:
+                        each.stop()
             return server
 
     def servers(self) -> list[ForkServer]:
-        """The fork servers kept (for tests and the log)."""
+        """The fork servers running (for tests and the log)."""
         with self._lock:
-            return list(self._servers.values())
+            return [s for pair in self._servers.values() for s in pair if s is not None and s.running]
 
     def stop_all(self) -> None:
         """Stop every fork server."""
         with self._lock:
-            servers = list(self._servers.values())
+            servers = [s for pair in self._servers.values() for s in pair if s is not None]
             self._servers.clear()
+            self._last.clear()
         for server in servers:
             server.stop()
 
@@ -459,7 +475,7 @@ class ForkingProvisioner(LocalProvisioner):  # type: ignore[misc,valid-type]
         return await super().launch_kernel(cmd, **kwargs)
 
     def _spawn(self, interpreter: list[str], args: list[str], env: dict[str, str], cwd: str) -> ForkedProcess:
-        server = REGISTRY.get(interpreter, self.preload, env, self.start_timeout, self.log)
+        server = REGISTRY.get(interpreter, self.preload, env, cwd, self.start_timeout, self.log)
         if server.failed:
             self.log.debug("fork server %s could not preload %s", server.pid, server.failed)
         return server.spawn(args, env, cwd, LAUNCHER)

@@ -40,7 +40,7 @@ SELF_REPORT = (
     "import json as _j, os as _o, sys as _s\n"
     "print(_j.dumps({'names': sorted(k for k in globals() if not k.startswith('_')),"
     " 'cwd': _o.getcwd(), 'env': _o.environ.get('FORK_TEST_VALUE'), 'pid': _o.getpid(),"
-    " 'pgid': _o.getpgid(0), 'path0': _s.path[0] if _s.path else None}))"
+    " 'pgid': _o.getpgid(0), 'path0': _s.path[0] if _s.path else None, 'hash': hash('junobench')}))"
 )
 
 
@@ -160,9 +160,10 @@ def test_a_forked_kernel_sees_what_a_fresh_kernel_sees(kernels: KernelSpecManage
         plain = await start(kernels, "plain", tmp_path)
         first = await start(kernels, "forked", tmp_path)
         second = await start(kernels, "forked", tmp_path)
+        third = await start(kernels, "forked", tmp_path)
         try:
-            assert not plain.forked and first.forked and second.forked
-            reports = [await k.report() for k in (first, second)]
+            assert not plain.forked and first.forked and second.forked and third.forked
+            reports = [await k.report() for k in (first, second, third)]
             expected = await plain.report()
             draws = [(await k.run(draw))[1] for k in (first, second)]
             status, out, error = await first.run("import local_helper; print(local_helper.VALUE)")
@@ -170,7 +171,7 @@ def test_a_forked_kernel_sees_what_a_fresh_kernel_sees(kernels: KernelSpecManage
             backends = [(await k.run("import matplotlib; print(matplotlib.get_backend())"))[1] for k in (plain, first)]
             return reports, expected, draws, backends
         finally:
-            for k in (plain, first, second):
+            for k in (plain, first, second, third):
                 await stop(k)
 
     reports, expected, draws, backends = run_async(main())
@@ -180,12 +181,17 @@ def test_a_forked_kernel_sees_what_a_fresh_kernel_sees(kernels: KernelSpecManage
         assert report["env"] == "one"
         assert report["path0"] == expected["path0"]
         assert report["pgid"] == report["pid"], "a forked kernel leads its own process group"
-    assert reports[0]["pid"] != reports[1]["pid"]
+    assert len({r["pid"] for r in reports}) == 3
     numpy_draws, random_draws = zip(*(d.split() for d in draws), strict=True)
     assert numpy_draws[0] != numpy_draws[1], "two forked kernels drew the same numbers from numpy.random"
     assert random_draws[0] != random_draws[1], "two forked kernels drew the same numbers from random"
     assert backends[0] == backends[1]
-    assert len(REGISTRY.servers()) == 1, "two kernels of one kernelspec share one fork server"
+    if "PYTHONHASHSEED" not in os.environ:
+        # Two fresh kernels hash strings with two seeds; so do two consecutive forks in one folder
+        # (a check's two reference runs), which come from the two fork servers of their kernelspec.
+        assert reports[0]["hash"] != reports[1]["hash"], "two forked kernels in one folder share a hash seed"
+        assert reports[2]["hash"] == reports[0]["hash"], "a third kernel started a third fork server"
+    assert len(REGISTRY.servers()) == 2
 
 
 def test_interrupt_restart_and_exit(kernels: KernelSpecManager, tmp_path: Path) -> None:
