@@ -187,3 +187,39 @@ describe('the live kernel of a re-run crash', () => {
     expect(result.verdict).toMatchObject({ passed: true, status: 'solved' });
   });
 });
+
+describe('a value ordered by string hashing', () => {
+  // The reference orders the labels as a set of strings iterates, which
+  // changes with the string-hash seed of each fresh kernel; the learner
+  // sorts them, a correct fix of its own. The two reference runs must see
+  // two seeds (two fresh kernels do; forked kernels come from alternate fork
+  // servers, jupyterlab_junobench/forkserver.py) for the check to know that
+  // this order is not the fix's to keep.
+  const words =
+    "words = ['pear', 'apple', 'fig', 'kiwi', 'plum', 'lime', 'date', 'sloe']";
+  const encode = (order: string) =>
+    `labels = ${order}(set(words))\nindex = {w: i for i, w in enumerate(labels)}\ncodes = [index[w] for w in words]`;
+  const reproduced = nb([
+    cell(words, 1),
+    cell(encode('list').replace('in words]', 'in wordz]'), 2, [
+      'NameError',
+      "name 'wordz' is not defined"
+    ])
+  ]);
+  const fixed = nb([cell(words, 1), cell(encode('list'), 2)]);
+
+  it('passes a learner who sorts what the reference leaves in hash order', async () => {
+    const result = await runRepairCheck({
+      caseName: 'hash-order',
+      learner: nb([cell(words, 1), cell(encode('sorted'), 2)]),
+      reproduced,
+      fixed,
+      notebookSpecific: false,
+      startKernel: fresh,
+      timeoutMs: 60000,
+      cache: null,
+      environment: false
+    });
+    expect(result.verdict).toMatchObject({ passed: true });
+  });
+});
