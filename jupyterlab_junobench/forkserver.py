@@ -64,7 +64,11 @@ import json, os, signal, sys
 
 
 def _junobench_forkserver():
-    import atexit, importlib, selectors
+    import atexit, gc, importlib, selectors
+    # As Python's gc docs advise for fork without exec: no collection here, and every object frozen
+    # before a fork, so that a kernel's collections neither copy nor walk what it shares with this
+    # process (a forked kernel's gc.collect() took 0.4 to 1.3 s instead of 0.2 s without it).
+    gc.disable()
     out_fd, preload = int(sys.argv[1]), json.loads(sys.argv[2])
     requests, replies = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDWR)
@@ -97,6 +101,7 @@ def _junobench_forkserver():
     send({"ready": os.getpid(), "loaded": loaded, "failed": failed})
 
     def child(request):
+        gc.enable()
         os.setsid()
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
@@ -158,6 +163,7 @@ def _junobench_forkserver():
             while b"\n" in pending:
                 line, pending = pending.split(b"\n", 1)
                 request = json.loads(line)
+                gc.freeze()
                 try:
                     pid = os.fork()
                 except OSError as e:

@@ -226,7 +226,7 @@ beside corpora
 beside step "galata (browser tests)" bash scripts/ui-tests.sh
 
 step "jest (unit and kernel tests)" jlpm jest --ci
-step "pytest (server extension, demo casebook)" python -m pytest tests -q -rs -p no:cacheprovider
+step "pytest (server extension, demo casebook)" python -m pytest tests -q -rs -p no:cacheprovider --durations=12
 step "junobench verify (demo casebook)" node bin/junobench.js verify demo/casebook --jobs 2 --json junobench-verify-demo.json
 if [ "$have_engine" = "1" ]; then
   step "junobench verify (demo casebook, container kernel)" env JUPYTER_PATH="$PWD/.container-kernel/share/jupyter${JUPYTER_PATH:+:$JUPYTER_PATH}" \

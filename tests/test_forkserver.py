@@ -40,7 +40,8 @@ SELF_REPORT = (
     "import json as _j, os as _o, sys as _s\n"
     "print(_j.dumps({'names': sorted(k for k in globals() if not k.startswith('_')),"
     " 'cwd': _o.getcwd(), 'env': _o.environ.get('FORK_TEST_VALUE'), 'pid': _o.getpid(),"
-    " 'pgid': _o.getpgid(0), 'path0': _s.path[0] if _s.path else None, 'hash': hash('junobench')}))"
+    " 'pgid': _o.getpgid(0), 'path0': _s.path[0] if _s.path else None, 'hash': hash('junobench'),"
+    " 'gc': __import__('gc').isenabled(), 'frozen': __import__('gc').get_freeze_count()}))"
 )
 
 
@@ -181,6 +182,10 @@ def test_a_forked_kernel_sees_what_a_fresh_kernel_sees(kernels: KernelSpecManage
         assert report["env"] == "one"
         assert report["path0"] == expected["path0"]
         assert report["pgid"] == report["pid"], "a forked kernel leads its own process group"
+        # Collections on, as in a fresh kernel; what the fork server loaded is frozen, so that they
+        # neither walk nor copy it.
+        assert report["gc"] is expected["gc"] is True
+        assert report["frozen"] > 10_000 and expected["frozen"] == 0
     assert len({r["pid"] for r in reports}) == 3
     numpy_draws, random_draws = zip(*(d.split() for d in draws), strict=True)
     assert numpy_draws[0] != numpy_draws[1], "two forked kernels drew the same numbers from numpy.random"
