@@ -13,6 +13,7 @@ import asyncio
 import json
 import os
 import signal
+import socket
 import sys
 import time
 from collections.abc import Coroutine, Iterator
@@ -365,3 +366,39 @@ def test_the_python3_command_writes_a_forked_kernelspec(tmp_path: Path, capsys: 
         forkserver_main(["python3", str(tmp_path / "file")])
     assert ended.value.code == 2
     assert str(tmp_path / "file" / "kernels" / "python3") in capsys.readouterr().err
+
+
+def test_a_forked_kernel_whose_iopub_port_is_taken_exits(kernels: KernelSpecManager, tmp_path: Path) -> None:
+    """The fork runs the launcher, so it ends as a kernel started the usual way does (launcher.py),
+    with the bind's error as its exit code, and does not hang."""
+    holders: list[socket.socket] = []
+
+    async def main() -> tuple[bool, int | None]:
+        km = AsyncKernelManager(kernel_name="forked", kernel_spec_manager=kernels)
+        written = km.write_connection_file
+
+        def take_iopub_port(**kwargs: object) -> None:
+            written(**kwargs)
+            holder = socket.socket()
+            holder.bind((km.ip, km.iopub_port))
+            holder.listen(1)
+            holders.append(holder)
+
+        km.write_connection_file = take_iopub_port  # type: ignore[method-assign]
+        await km.start_kernel(cwd=str(tmp_path))
+        try:
+            deadline = time.monotonic() + 60
+            while await km.is_alive() and time.monotonic() < deadline:
+                await asyncio.sleep(0.2)
+            return bool(getattr(km.provisioner, "forked", False)), await km.provisioner.poll()  # type: ignore[union-attr]
+        finally:
+            await km.shutdown_kernel(now=True)
+
+    try:
+        forked, code = run_async(main())
+    finally:
+        for holder in holders:
+            holder.close()
+    assert holders, "the IOPub port was never taken"
+    assert forked
+    assert code not in (None, 0), f"the forked kernel with its IOPub port taken: exit code {code}"
