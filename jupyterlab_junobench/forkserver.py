@@ -54,7 +54,8 @@ DEFAULT_PRELOAD = ("numpy", "pandas", "sklearn")
 # The per-kernel variables jupyter_client and jupyter_server set; any other difference in the
 # environment gets a fork server of its own.
 PER_KERNEL_PREFIXES = ("JPY_",)
-# At most this many pairs of fork servers are kept; the pair used least recently is stopped first.
+# At most this many pairs of fork servers are kept; the pair used least recently is let go of first,
+# and stopped once none of its kernels runs.
 MAX_SERVERS = 4
 
 # The fork server: `python -c FORKSERVER <stdout fd> <preload json>`. Requests and replies are JSON
@@ -170,7 +171,13 @@ def _junobench_forkserver():
                     send({"id": request["id"], "error": f"{type(e).__name__}: {e}"})
                     continue
                 if pid == 0:
-                    child(request)
+                    try:
+                        child(request)
+                    except BaseException:  # before the kernel ran (a folder gone): never back here
+                        import traceback
+                        traceback.print_exc()
+                    finally:
+                        os._exit(1)
                 send({"id": request["id"], "spawned": pid})
 
 
@@ -251,6 +258,12 @@ class ForkServer:
     def running(self) -> bool:
         """Whether the fork server is up and reading requests."""
         return self._ready and not self._ended
+
+    @property
+    def busy(self) -> bool:
+        """Whether a kernel it forked is still running (stopping it would end that kernel)."""
+        with self._changed:
+            return any(child.poll() is None for child in self._children.values())
 
     @property
     def pid(self) -> int | None:
@@ -389,6 +402,8 @@ class _Registry:
     def __init__(self) -> None:
         self._servers: OrderedDict[tuple[Any, ...], list[ForkServer | None]] = OrderedDict()
         self._last: OrderedDict[tuple[Any, ...], int] = OrderedDict()
+        # Fork servers let go of while their kernels still ran: stopped once those have ended.
+        self._retired: list[ForkServer] = []
         self._lock = threading.Lock()
 
     def get(
@@ -412,22 +427,25 @@ class _Registry:
             server.start(timeout)
             while len(self._servers) > MAX_SERVERS:
                 _, old = self._servers.popitem(last=False)
-                for each in old:
-                    if each is not None:
-                        each.stop()
+                self._retired.extend(each for each in old if each is not None)
+            for each in [r for r in self._retired if not r.busy]:
+                self._retired.remove(each)
+                each.stop()
             return server
 
     def servers(self) -> list[ForkServer]:
         """The fork servers running (for tests and the log)."""
         with self._lock:
-            return [s for pair in self._servers.values() for s in pair if s is not None and s.running]
+            kept = [s for pair in self._servers.values() for s in pair if s is not None]
+            return [s for s in kept + self._retired if s.running]
 
     def stop_all(self) -> None:
         """Stop every fork server."""
         with self._lock:
-            servers = [s for pair in self._servers.values() for s in pair if s is not None]
+            servers = [s for pair in self._servers.values() for s in pair if s is not None] + self._retired
             self._servers.clear()
             self._last.clear()
+            self._retired = []
         for server in servers:
             server.stop()
 

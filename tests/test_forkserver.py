@@ -31,6 +31,7 @@ from jupyterlab_junobench.forkserver import (
     shadowed,
     shared_env,
 )
+from jupyterlab_junobench import forkserver
 from jupyterlab_junobench.forkserver import main as forkserver_main
 from jupyterlab_junobench.launcher import launcher_argv
 
@@ -402,3 +403,33 @@ def test_a_forked_kernel_whose_iopub_port_is_taken_exits(kernels: KernelSpecMana
     assert holders, "the IOPub port was never taken"
     assert forked
     assert code not in (None, 0), f"the forked kernel with its IOPub port taken: exit code {code}"
+
+
+def test_fork_servers_let_go_of_keep_their_kernels_until_these_end(
+    kernels: KernelSpecManager, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With room for one pair, a kernel of another environment takes the place of the first pair;
+    the first kernel keeps running until it is shut down, and then its fork server stops."""
+    monkeypatch.setattr(forkserver, "MAX_SERVERS", 1)
+
+    async def main() -> None:
+        first = await start(kernels, "forked", tmp_path)
+        try:
+            (server,) = REGISTRY.servers()
+            other = await start(kernels, "forked-other-env", tmp_path)
+            try:
+                assert first.forked and other.forked
+                assert (await first.run("print('still here')"))[:2] == ("ok", "still here\n")
+                assert server.running
+            finally:
+                await stop(other)
+        finally:
+            await stop(first)
+        # The next start stops what was let go of and has no kernel left.
+        again = await start(kernels, "forked-other-env", tmp_path)
+        try:
+            assert not server.running
+        finally:
+            await stop(again)
+
+    run_async(main())
