@@ -149,7 +149,7 @@ def test_wheel_installs_and_enables_without_node(tmp_path: Path) -> None:
             "eps = {e.name: e.value for e in md.entry_points(group='jupyter_client.kernel_provisioners')};"
             "print(json.dumps({'from': c.containerfile_text().splitlines()[-1] and 'FROM ${BASE}' in"
             " c.containerfile_text(), 'reqs': c.image_requirements(c.load_pins(), True),"
-            " 'provisioner': eps.get('junobench-container')}))",
+            " 'provisioner': eps.get('junobench-container'), 'forking': eps.get('junobench-forking')}))",
         ],
         env,
         work,
@@ -158,6 +158,8 @@ def test_wheel_installs_and_enables_without_node(tmp_path: Path) -> None:
     assert found["from"] is True, found
     assert "numpy==1.26.4" in found["reqs"] and found["reqs"][-1] == "ipykernel", found
     assert found["provisioner"] == "jupyterlab_junobench.container:ContainerProvisioner", found
+    # So does the provisioner that forks the pinned kernel's kernels (forkserver.py).
+    assert found["forking"] == "jupyterlab_junobench.forkserver:ForkingProvisioner", found
 
     # Finally the installed server, with only the installed config, serves our routes.
     _serve_and_check(jupyter, env, tmp_path)
