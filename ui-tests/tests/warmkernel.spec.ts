@@ -51,8 +51,8 @@ async function unclaimed(request: APIRequestContext): Promise<IKernel[]> {
   return kernels.filter(k => !used.has(k.id));
 }
 
-test.afterEach(async ({ request }) => {
-  // Shut down what this test started: sessions, then the warm kernel.
+/** Shut down every session, then every kernel no session uses. */
+async function shutDownAll(request: APIRequestContext): Promise<void> {
   const sessions = await list<{ id: string }>(request, '/api/sessions');
   for (const s of sessions) {
     await request.delete(`/api/sessions/${s.id}`);
@@ -60,7 +60,13 @@ test.afterEach(async ({ request }) => {
   for (const k of await unclaimed(request)) {
     await request.delete(`/api/kernels/${k.id}`);
   }
-});
+}
+
+// Before: what earlier spec files left running (a closed page's warm kernel,
+// CI runs 25 and 29) must not pass for this page's warm kernel. After: what
+// this test started.
+test.beforeEach(async ({ request }) => shutDownAll(request));
+test.afterEach(async ({ request }) => shutDownAll(request));
 
 test.describe('warm kernel on', () => {
   test.use({
@@ -82,7 +88,7 @@ test.describe('warm kernel on', () => {
     await expect(caseItems(panel).first()).toBeVisible({ timeout: SLOW });
     // Showing the panel warmed a kernel: one, idle, and no other (a kernel the
     // pool replaced may still be shutting down while a forked successor
-    // already answers; CI run 25 took the one on its way out).
+    // already answers).
     await expect
       .poll(
         async () => {
