@@ -61,11 +61,10 @@ MAX_SERVERS = 4
 # The fork server: `python -c FORKSERVER <stdout fd> <preload json>`. Requests and replies are JSON
 # lines on its stdin and stdout; the kernels' stdout is the fd it is given (the Jupyter server's).
 FORKSERVER = r"""
-import json, os, signal, sys
-
-
 def _junobench_forkserver():
-    import atexit, gc, importlib, selectors
+    # Imported here, not at the top: a fork empties __main__ before it runs the launcher there, and
+    # its way out (os._exit) must not depend on what the launcher left behind.
+    import atexit, gc, importlib, json, os, selectors, signal, sys
     # As Python's gc docs advise for fork without exec: no collection here, and every object frozen
     # before a fork, so that a kernel's collections neither copy nor walk what it shares with this
     # process (a forked kernel's gc.collect() took 0.4 to 1.3 s instead of 0.2 s without it).

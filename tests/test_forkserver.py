@@ -26,6 +26,7 @@ from jupyter_client.manager import AsyncKernelManager
 
 from jupyterlab_junobench.forkserver import (
     REGISTRY,
+    ForkServer,
     launcher_command,
     provisioner_metadata,
     shadowed,
@@ -234,6 +235,53 @@ def test_interrupt_restart_and_exit(kernels: KernelSpecManager, tmp_path: Path) 
             await stop(kernel)
 
     run_async(main())
+
+
+@pytest.mark.parametrize(
+    ("launcher", "code", "says"),
+    [
+        ("import sys\nsys.exit(3)", 3, None),
+        ("kept = 1", 0, None),
+        ("raise KeyboardInterrupt", 1, "KeyboardInterrupt"),
+        ("import os, json, signal, sys\ndel os, json, signal, sys", 0, None),
+    ],
+    ids=["sys.exit(3)", "returns", "interrupted", "drops-its-imports"],
+)
+def test_a_fork_ends_with_its_own_exit_code_and_only_its_own_words(
+    launcher: str, code: int, says: str | None, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # A kernel ends by returning, sys.exit or an exception (a restart's interrupt before ipykernel
+    # took SIGINT over): each time the fork leaves with that code, without a word of the fork server.
+    server = ForkServer([sys.executable], [], shared_env(dict(os.environ)))
+    server.start(timeout=60)
+    try:
+        process = server.spawn([], dict(os.environ), str(tmp_path), launcher)
+        assert process.wait(timeout=30) == code
+    finally:
+        server.stop()
+    err = capfd.readouterr().err
+    assert "Error" not in err.replace("KeyboardInterrupt", ""), err
+    assert (says is not None and says in err) or (says is None and "Traceback" not in err), err
+
+
+def test_a_forked_kernel_asked_to_shut_down_exits_with_code_0(
+    kernels: KernelSpecManager, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    async def main() -> int | None:
+        kernel = await start(kernels, "forked", tmp_path)
+        try:
+            assert kernel.forked
+            kernel.kc.shutdown()
+            deadline = time.monotonic() + 30
+            while await kernel.km.is_alive() and time.monotonic() < deadline:
+                await asyncio.sleep(0.1)
+            return await kernel.km.provisioner.poll()  # type: ignore[union-attr]
+        finally:
+            await stop(kernel)
+
+    assert run_async(main()) == 0
+    err = capfd.readouterr().err
+    assert "Traceback" not in err, err
 
 
 def test_kernels_with_another_environment_get_another_fork_server(kernels: KernelSpecManager, tmp_path: Path) -> None:
