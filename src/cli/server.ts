@@ -4,6 +4,7 @@
 import { spawn } from 'child_process';
 import type { ChildProcess } from 'child_process';
 import { randomBytes } from 'crypto';
+import { appendFileSync } from 'fs';
 import * as net from 'net';
 import * as path from 'path';
 
@@ -70,7 +71,9 @@ export function externalServer(url: string, token: string): IServerHandle {
  * free port (or `port`, to start a stopped server again at the same URL),
  * serving `rootDir`, and wait until it answers: for up to `timeoutMs` (three
  * minutes by default; a server started at low priority beside a busy suite
- * took more than one in CI), or until it exits.
+ * took more than one in CI), or until it exits. With `logFile`, everything the
+ * server writes to its log is also appended to that file (the test suite keeps
+ * its shared server's log this way, to show why a kernel failed).
  */
 export async function startServer(options: {
   rootDir: string;
@@ -79,6 +82,7 @@ export async function startServer(options: {
   timeoutMs?: number;
   port?: number;
   token?: string;
+  logFile?: string;
 }): Promise<IServerHandle> {
   const port = options.port ?? (await freePort());
   const token = options.token ?? randomBytes(24).toString('hex');
@@ -101,6 +105,13 @@ export async function startServer(options: {
   let stderr = '';
   child.stderr?.on('data', chunk => {
     stderr = (stderr + String(chunk)).slice(-Private.LOG_CHARS);
+    if (options.logFile) {
+      try {
+        appendFileSync(options.logFile, chunk);
+      } catch {
+        // The log in memory is still kept.
+      }
+    }
   });
   const url = `http://127.0.0.1:${port}/`;
   const settings = settingsFor(url, token);

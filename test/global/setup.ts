@@ -45,6 +45,8 @@ export default async function setup(): Promise<void> {
   try {
     server = await startServer({
       rootDir: root,
+      // scripts/test.sh prints the warnings and errors of this log when jest fails.
+      logFile: process.env.JUNOBENCH_JEST_SERVER_LOG || undefined,
       extraArgs: [
         // runner.spec.ts prints more than the default IOPub rate limit lets
         // through, to reach the runner's own cap.
