@@ -27,10 +27,14 @@ git lfs version >/dev/null 2>&1 || apt_wanted+=(git-lfs)
 # (A docker client alone is not enough: this kind of machine has one but no daemon.)
 command -v podman >/dev/null 2>&1 || apt_wanted+=(podman runc)
 command -v mmdebstrap >/dev/null 2>&1 || apt_wanted+=(mmdebstrap)
+# apt runs while setup.sh installs the Python and npm packages (nothing there needs these); it is
+# waited for before the first step.
+apt_pid=""
 if [ ${#apt_wanted[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ]; then
-    echo "== apt-get install ${apt_wanted[*]}"
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_wanted[@]}" >/dev/null) || echo "${apt_wanted[*]} could not be installed" >&2
+    echo "== apt-get install ${apt_wanted[*]} (in the background)"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_wanted[@]}" >/dev/null) || echo "${apt_wanted[*]} could not be installed" >&2 &
+    apt_pid=$!
   else
     echo "missing: ${apt_wanted[*]}; run 'sudo apt-get install -y ${apt_wanted[*]}' for the browser tests and the git-lfs fetch tests" >&2
   fi
@@ -39,8 +43,12 @@ fi
 bash scripts/setup.sh || { echo "setup failed" >&2; exit 1; }
 # shellcheck disable=SC1091
 . .venv/bin/activate
+# The installs below go to places of their own (hub-tests/node_modules, .venv-py310, .venv's
+# tensorflow and catboost): they run at the same time, and are waited for before the first step.
+setup_pids=()
 # configurable-http-proxy for tests/test_hub.py (jupyterhub comes from requirements-dev.txt)
-(cd hub-tests && npm ci --no-audit --no-fund --silent) || echo "configurable-http-proxy could not be installed: tests/test_hub.py will be skipped" >&2
+( (cd hub-tests && npm ci --no-audit --no-fund --silent) || echo "configurable-http-proxy could not be installed: tests/test_hub.py will be skipped" >&2 ) &
+setup_pids+=("$!")
 
 # A Python 3.10 kernel (the benchmark container's Python) for the evidence probe's kernel tests
 # (test/kernel/evidence.spec.ts skips it when no Python 3.10 is found).
@@ -55,8 +63,9 @@ if [ ! -x .venv-py310/bin/python ]; then
   done
   if [ -n "$py310" ]; then
     echo "== Python 3.10 kernel environment (.venv-py310) from $py310"
-    ("$py310" -m venv .venv-py310 && .venv-py310/bin/python -m pip install -q ipykernel numpy pandas scikit-learn) \
-      || { echo "could not make .venv-py310: the Python 3.10 probe tests will be skipped" >&2; rm -rf .venv-py310; }
+    ( ("$py310" -m venv .venv-py310 && .venv-py310/bin/python -m pip install -q ipykernel numpy pandas scikit-learn) \
+      || { echo "could not make .venv-py310: the Python 3.10 probe tests will be skipped" >&2; rm -rf .venv-py310; } ) &
+    setup_pids+=("$!")
   else
     echo "no Python 3.10 here: the Python 3.10 probe tests will be skipped"
   fi
@@ -67,8 +76,12 @@ SHARED=../shared/junobench
 # besides pandas/numpy/scikit-learn.
 if [ -d "$SHARED/benchmark" ] && [ "${JUNOBENCH_REAL_DEPS:-1}" = "1" ]; then
   echo "== pip install tensorflow-cpu catboost (the real cases' libraries)"
-  python -m pip install -q tensorflow-cpu catboost || echo "could not install tensorflow-cpu/catboost" >&2
+  (python -m pip install -q tensorflow-cpu catboost || echo "could not install tensorflow-cpu/catboost" >&2) &
+  setup_pids+=("$!")
 fi
+for pid in "${setup_pids[@]}" $apt_pid; do
+  wait "$pid"
+done
 
 # The container's engine settings (deploy/podman/), unless the caller has its own.
 # shellcheck disable=SC1091
@@ -192,7 +205,6 @@ join_lanes() {
   lane_pids=() lane_logs=() lane_records=() lane_failures=()
 }
 
-step "lint (stylelint, prettier, eslint, ruff)" bash -c 'jlpm lint:check && python -m ruff check jupyterlab_junobench/probe.py tests/test_probe.py jupyterlab_junobench/launcher.py tests/test_launcher.py jupyterlab_junobench/container.py tests/test_container.py scripts/benchmark-container.py jupyterlab_junobench/forkserver.py tests/test_forkserver.py scripts/benchmark-kernel-start.py'
 if [ "$have_engine" = "1" ]; then
   # Built once per machine: the image is keyed on pins.json, the Containerfile and the base, so a
   # later run finds it. Its kernelspec goes to .container-kernel (used by the steps that name it).
@@ -200,6 +212,12 @@ if [ "$have_engine" = "1" ]; then
 else
   echo "no podman or docker here: the container steps and tests are skipped"
 fi
+verify_real() {
+  local real_cases
+  real_cases=$(ls "$SHARED/benchmark" | paste -sd, -)
+  nice -n 10 node bin/junobench.js verify "$SHARED" --cases "$real_cases" --jobs 2 --json junobench-verify-real.json \
+    || echo "(the real cases are reported, not required: see the table above)"
+}
 # Every repair of the corpora through junobench check: the mutation corpus (exact statuses), the
 # fair corpus written independently of the check, and the LLM agents' real repairs of the real
 # cases in ../shared with our judgement of each (pass or fail must agree, 100%).
@@ -214,18 +232,33 @@ corpora() {
   # The real cases' repairs run in the server's python3, forked as the pinned kernel's
   # (.forked-kernel: python -m jupyterlab_junobench.forkserver python3).
   step "pinned kernel for the corpora (kernel install --minimal)" bash -c 'rm -rf .pinned-kernel .forked-kernel && python -m jupyterlab_junobench.kernel install --minimal --prefix "$JUNOBENCH_TEST_VENV" --kernel-prefix "$PWD/.pinned-kernel" && python -m jupyterlab_junobench.forkserver python3 "$PWD/.forked-kernel"'
+  step "lint (stylelint, prettier, eslint, ruff)" nice -n 10 bash -c 'jlpm lint:check && python -m ruff check jupyterlab_junobench/probe.py tests/test_probe.py jupyterlab_junobench/launcher.py tests/test_launcher.py jupyterlab_junobench/container.py tests/test_container.py scripts/benchmark-container.py jupyterlab_junobench/forkserver.py tests/test_forkserver.py scripts/benchmark-kernel-start.py'
   local pinned=()
   [ -f .pinned-kernel/share/jupyter/kernels/junobench/kernel.json ] && pinned=(--kernel junobench)
   # At a lower priority: they take the CPU the other steps leave, and finish alone on both cores.
   step "check corpora (junobench check: mutation, fair, agents; 100% agreement)" env JUPYTER_PATH="$PWD/.pinned-kernel/share/jupyter:$PWD/.forked-kernel${JUPYTER_PATH:+:$JUPYTER_PATH}" \
     nice -n 10 node scripts/check-corpus.js "${pinned[@]}" --jobs 2 --json junobench-check-corpus.json
+  # The wheel and the real cases' informative run need nothing the other steps make: here too.
+  step "wheel (installs without Node.js)" nice -n 10 bash -c 'rm -rf dist && python -m build --wheel --no-isolation -o dist >/dev/null && JUNOBENCH_WHEEL="$(ls dist/*.whl | head -1)" python -m pytest tests/test_wheel.py -q -p no:cacheprovider'
+  if [ -d "$SHARED/benchmark" ]; then
+    shown "junobench verify (real JunoBench cases, informative)" verify_real
+  else
+    echo "skipping the real JunoBench cases: $SHARED is absent"
+  fi
 }
 beside corpora
 # The browser tests wait on the page, kernels and timeouts much of the time: beside the others too.
 # (Their server has its own port and contents root; the other steps start servers on free ports.)
 beside step "galata (browser tests)" bash scripts/ui-tests.sh
 
-step "jest (unit and kernel tests)" jlpm jest --ci
+# The shared Jupyter server of the kernel specs logs to jest-server.log; when jest fails, its warnings
+# and errors (a kernel that died, a websocket that broke) are printed below jest's own report.
+step "jest (unit and kernel tests)" bash -c 'rm -f jest-server.log
+  JUNOBENCH_JEST_SERVER_LOG="$PWD/jest-server.log" jlpm jest --ci && exit 0
+  rc=$?
+  echo "---- the warnings and errors of the jest server (jest-server.log):"
+  grep -a -E -A 12 "^\[(E|W) |Traceback" jest-server.log 2>/dev/null | grep -a -v "running over TCP without encryption" | tail -n 80
+  exit $rc'
 step "pytest (server extension, demo casebook)" python -m pytest tests -q -rs -p no:cacheprovider --durations=12
 step "junobench verify (demo casebook)" node bin/junobench.js verify demo/casebook --jobs 2 --json junobench-verify-demo.json
 if [ "$have_engine" = "1" ]; then
@@ -233,19 +266,6 @@ if [ "$have_engine" = "1" ]; then
     node bin/junobench.js verify demo/casebook --kernel junobench-container --jobs 2 --json junobench-verify-container.json
 fi
 
-verify_real() {
-  local real_cases
-  real_cases=$(ls "$SHARED/benchmark" | paste -sd, -)
-  node bin/junobench.js verify "$SHARED" --cases "$real_cases" --jobs 2 --json junobench-verify-real.json \
-    || echo "(the real cases are reported, not required: see the table above)"
-}
-if [ -d "$SHARED/benchmark" ]; then
-  shown "junobench verify (real JunoBench cases, informative)" verify_real
-else
-  echo "skipping the real JunoBench cases: $SHARED is absent"
-fi
-
-step "wheel (installs without Node.js)" bash -c 'rm -rf dist && python -m build --wheel --no-isolation -o dist >/dev/null && JUNOBENCH_WHEEL="$(ls dist/*.whl | head -1)" python -m pytest tests/test_wheel.py -q -p no:cacheprovider'
 join_lanes
 
 # The benchmarks last, on a machine with nothing else running.
