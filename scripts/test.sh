@@ -43,9 +43,12 @@ fi
 bash scripts/setup.sh || { echo "setup failed" >&2; exit 1; }
 # shellcheck disable=SC1091
 . .venv/bin/activate
-# The installs below go to places of their own (hub-tests/node_modules, .venv-py310, .venv's
-# tensorflow and catboost): they run at the same time, and are waited for before the first step.
+# The installs below go to places of their own (ui-tests/node_modules, hub-tests/node_modules,
+# .venv-py310, .venv's tensorflow and catboost): they run at the same time, and are waited for before the first step.
 setup_pids=()
+# The browser tests' own yarn project (ui-tests/; scripts/ui-tests.sh then finds it installed).
+( (cd ui-tests && { [ -f yarn.lock ] || touch yarn.lock; } && jlpm install --silent >/dev/null 2>&1) || echo "ui-tests: jlpm install failed here; scripts/ui-tests.sh tries again" >&2 ) &
+setup_pids+=("$!")
 # configurable-http-proxy for tests/test_hub.py (jupyterhub comes from requirements-dev.txt)
 ( (cd hub-tests && npm ci --no-audit --no-fund --silent) || echo "configurable-http-proxy could not be installed: tests/test_hub.py will be skipped" >&2 ) &
 setup_pids+=("$!")
@@ -232,7 +235,7 @@ corpora() {
   # The real cases' repairs run in the server's python3, forked as the pinned kernel's
   # (.forked-kernel: python -m jupyterlab_junobench.forkserver python3).
   step "pinned kernel for the corpora (kernel install --minimal)" bash -c 'rm -rf .pinned-kernel .forked-kernel && python -m jupyterlab_junobench.kernel install --minimal --prefix "$JUNOBENCH_TEST_VENV" --kernel-prefix "$PWD/.pinned-kernel" && python -m jupyterlab_junobench.forkserver python3 "$PWD/.forked-kernel"'
-  step "lint (stylelint, prettier, eslint, ruff)" nice -n 10 bash -c 'jlpm lint:check && python -m ruff check jupyterlab_junobench/probe.py tests/test_probe.py jupyterlab_junobench/launcher.py tests/test_launcher.py jupyterlab_junobench/container.py tests/test_container.py scripts/benchmark-container.py jupyterlab_junobench/forkserver.py tests/test_forkserver.py scripts/benchmark-kernel-start.py'
+  step "lint (stylelint, prettier, eslint, tsc, ruff)" nice -n 10 bash -c 'jlpm lint:check && python -m ruff check jupyterlab_junobench/probe.py tests/test_probe.py jupyterlab_junobench/launcher.py tests/test_launcher.py jupyterlab_junobench/container.py tests/test_container.py scripts/benchmark-container.py jupyterlab_junobench/forkserver.py tests/test_forkserver.py scripts/benchmark-kernel-start.py'
   local pinned=()
   [ -f .pinned-kernel/share/jupyter/kernels/junobench/kernel.json ] && pinned=(--kernel junobench)
   # At a lower priority: they take the CPU the other steps leave, and finish alone on both cores.
