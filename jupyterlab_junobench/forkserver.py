@@ -131,6 +131,8 @@ def _junobench_forkserver():
             code = 1
         try:
             atexit._run_exitfuncs()
+            # As the interpreter's finalisation would: objects in reference cycles are finalised.
+            gc.collect()
             sys.stdout.flush()
             sys.stderr.flush()
         finally:

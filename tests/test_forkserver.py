@@ -244,8 +244,14 @@ def test_interrupt_restart_and_exit(kernels: KernelSpecManager, tmp_path: Path) 
         ("kept = 1", 0, None),
         ("raise KeyboardInterrupt", 1, "KeyboardInterrupt"),
         ("import os, json, signal, sys\ndel os, json, signal, sys", 0, None),
+        (
+            "import sys\nclass C:\n    def __del__(self):\n        sys.stderr.write('finalised\\n')\n"
+            "c = C()\nc.me = c\ndel c",
+            0,
+            "finalised",
+        ),
     ],
-    ids=["sys.exit(3)", "returns", "interrupted", "drops-its-imports"],
+    ids=["sys.exit(3)", "returns", "interrupted", "drops-its-imports", "leaves-a-cycle"],
 )
 def test_a_fork_ends_with_its_own_exit_code_and_only_its_own_words(
     launcher: str, code: int, says: str | None, tmp_path: Path, capfd: pytest.CaptureFixture[str]
