@@ -39,6 +39,7 @@ from typing import Any
 from collections.abc import Sequence
 
 from .launcher import launcher_argv
+from .scratch import CASEBOOK_ANSWERS, excluded
 
 # The image's repository name and the tag `build` moves to the newest build.
 IMAGE_REPOSITORY = "junobench"
@@ -487,13 +488,60 @@ def session_case_folder(session_path: str | None, root_dir: str | None) -> str |
     return str(target) if target.is_dir() else None
 
 
+def is_case_folder(folder: str) -> bool:
+    """Whether a folder holds a case's notebooks (``<name>_fixed.ipynb`` or ``<name>_reproduced.ipynb``)."""
+    name = os.path.basename(folder.rstrip(os.sep))
+    return any(os.path.isfile(os.path.join(folder, f"{name}_{kind}.ipynb")) for kind in ("fixed", "reproduced"))
+
+
 def mounts_for(cwd: str, case_folder: str | None) -> list[tuple[str, str]]:
-    """(path, mode) pairs: the kernel's folder read-write, the case folder read-only; parents first."""
+    """(path, mode) pairs, parents first: ``rw``, ``ro``, or ``mask`` (hidden behind an empty file or folder).
+
+    The kernel's folder is mounted read-write; of the case folder only what a notebook may read
+    (its data: every entry but the notebooks and the answer key, ``scratch.excluded``), read-only.
+    A kernel started in the case folder itself (``junobench check`` starts its kernels there)
+    gets no read-write mount: its writes stay in the container. Answer files that the
+    read-write mount would show (a case folder inside the kernel's folder, the casebook's
+    ``diagnoses.xlsx`` above it) are masked.
+    """
     cwd = str(Path(cwd).resolve())
-    mounts = {cwd: "rw"}
-    if case_folder and case_folder != cwd:
-        mounts[case_folder] = "ro"
-    return sorted(mounts.items(), key=lambda m: len(m[0]))
+    case = str(Path(case_folder).resolve()) if case_folder else (cwd if is_case_folder(cwd) else None)
+    mounts: dict[str, str] = {}
+    if case is None or not _within(cwd, case):
+        mounts[cwd] = "rw"
+    if case is not None:
+        name = os.path.basename(case)
+        try:
+            entries = sorted(os.listdir(case))
+        except OSError:
+            entries = []
+        for entry in entries:
+            path = os.path.join(case, entry)
+            if not excluded(entry, name):
+                mounts[path] = "ro"
+            elif cwd in mounts and _within(path, cwd):
+                mounts[path] = "mask"
+        if cwd in mounts and _within(case, cwd):
+            folder = os.path.dirname(case)
+            while _within(folder, cwd):
+                for label in CASEBOOK_ANSWERS:
+                    if os.path.exists(os.path.join(folder, label)):
+                        mounts[os.path.join(folder, label)] = "mask"
+                if folder == cwd:
+                    break
+                folder = os.path.dirname(folder)
+    return sorted(mounts.items(), key=lambda m: (len(m[0]), m[0]))
+
+
+def mount_args(path: str, mode: str) -> list[str]:
+    """The engine's arguments for one of ``mounts_for``'s mounts (same path inside and out)."""
+    if mode == "mask":
+        return ["--tmpfs", f"{path}:ro"] if os.path.isdir(path) else ["-v", f"/dev/null:{path}:ro"]
+    return ["-v", f"{path}:{path}:{mode}"]
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 # ---------------------------------------------------------------------------
@@ -577,7 +625,7 @@ class ContainerProvisioner(LocalProvisioner):  # type: ignore[misc,valid-type]
         for key, value in passed.items():
             run += ["-e", f"{key}={value}"]
         for path, mode in mounts_for(cwd, case_folder):
-            run += ["-v", f"{path}:{path}:{mode}"]
+            run += mount_args(path, mode)
         run += ["-v", f"{conn}:{conn}:ro", "-w", str(Path(cwd).resolve()), self.image, *inner]
         kwargs["cmd"] = run
         kwargs["env"] = {**os.environ, **engine.env}

@@ -19,6 +19,12 @@ What it records around a traced cell:
   another cell, a decorator or a thread that catches is seen. Each exception is reported with the
   names of its class's MRO and whether the class is genuine (defined in a module, not in a cell,
   and found under its own name there), so a look-alike class cannot pass for a harmless one.
+- **The interpreter.** ``baseline()`` (called by the check after its own set-up code, before any
+  notebook code) records how the kernel runs code; ``interpreter()`` lists what the notebook changed
+  since: input and AST transformers, custom exception handlers, ``sys`` hooks, trace and profile
+  functions (also those set and undone within a traced cell), IPython event callbacks and shell
+  methods the notebook made, library or builtin callables replaced by callables the notebook made,
+  and threads the notebook started (see ``docs/threat-model.md`` for the rule on library threads).
 - **Effects.** Summaries of the user namespace before and after the cell (names created, rebound,
   mutated, deleted), including names a cell hides in ``user_ns_hidden``; array-likes carry an
   element-wise digest (per column: sums, an order-sensitive weighted sum, extremes, NaN count and
@@ -43,7 +49,7 @@ import types
 
 #: Bumped whenever what the probe reports changes: a kernel holding another version reinstalls
 #: it, and cached reference evidence made by another version is not used.
-VERSION = 5
+VERSION = 6
 
 #: At most this many user names are summarised.
 MAX_NAMES = 400
@@ -358,7 +364,7 @@ def summarise(v, full=False):
     s = {"type": f"{t.__module__}.{t.__qualname__}"}
     try:
         if isinstance(v, types.ModuleType):
-            return {"type": "module", "name": v.__name__}
+            return {"type": "module", "name": v.__name__, "definition": True}
         if v is None or isinstance(v, bool):
             s["value"] = v
             return s
@@ -370,6 +376,8 @@ def summarise(v, full=False):
             s["hash"] = hashlib.sha1(v.encode("utf-8", "replace")).hexdigest()[:16]
             return s
         if isinstance(v, (types.FunctionType, types.BuiltinFunctionType, type)):
+            # A module, class or function is code, not a value computed from the data.
+            s["definition"] = True
             return s
         np = sys.modules.get("numpy")
         pd = sys.modules.get("pandas")
@@ -1035,11 +1043,15 @@ def start(source, trace, snapshot, cell=0, want=None):
     state["previous_thread"] = getattr(threading, "gettrace", lambda: None)()
     threading.settrace(_global)
     sys.settrace(_global)
+    # Thread starts and trace calls are C calls a trace function does not see.
+    state["previous_profile"] = sys.getprofile()
+    sys.setprofile(_profile)
 
 
 def stop():
     """After a step: stop tracing and keep the report for ``report()``."""
     if state.get("trace"):
+        sys.setprofile(state.get("previous_profile"))
         sys.settrace(state.get("previous"))
         threading.settrace(state.get("previous_thread"))
     state["active"] = False
@@ -1091,6 +1103,14 @@ def stop():
 
 def report():
     return Report(state.get("report", {}))
+
+
+def final(want=None):
+    """At the end of a run: the element-wise summary of every user name (or of those in
+    ``want`` that are bound), so what the notebook finally leaves is compared, not only what
+    it had right after the crashing cell."""
+    names = _user_names()
+    return Report({k: summarise(v, True) for k, v in names.items() if want is None or k in want})
 
 
 def units_ran(ids):
@@ -1145,6 +1165,431 @@ def environment():
     digest = hashlib.sha1("\n".join(sorted(dists)).encode()).hexdigest()[:16]
     return Report({"python": sys.version.split()[0], "prefix": sys.prefix, "probe": VERSION,
                    "distributions": len(dists), "digest": digest})
+
+
+# --------------------------------------------------------------------------- interpreter
+
+# What the notebook changes in how Python and IPython run code, against a baseline the check takes
+# after its own set-up code and before any notebook code (``baseline()``):
+# input and AST transformers, custom exception handlers, sys hooks, trace and profile functions,
+# IPython event callbacks and shell methods, library or builtin callables replaced by callables the
+# notebook made, and threads the notebook started. Threads a library starts on its own behalf
+# (tqdm's monitor, thread pools of joblib or BLAS) are not the notebook's: a thread is the
+# notebook's when the code that started it, leaving the standard library's frames aside, is the
+# notebook's own, or when what it runs is.
+
+_baseline = {}
+#: Changes seen while a traced cell ran (thread starts, trace and profile calls), in order.
+_seen_changes = []
+_SYS_HOOKS = ("excepthook", "displayhook", "breakpointhook", "unraisablehook")
+_EVENTS = ("pre_execute", "pre_run_cell", "post_execute", "post_run_cell", "shell_initialized")
+#: Module attributes reported as trace functions, not as replaced callables.
+_HOOK_ATTRS = {("threading", "_trace_hook"), ("threading", "_profile_hook")}
+#: Names IPython's builtin trap adds to and removes from builtins around each execution.
+_TRAP_NAMES = {"get_ipython", "display", "exit", "quit", "dreload", "__IPYTHON__", "__IPYTHON__active"}
+
+
+def _paths():
+    import os
+    import sysconfig
+    paths = sysconfig.get_paths()
+    std = tuple({os.path.realpath(paths[k]) + os.sep for k in ("stdlib", "platstdlib") if paths.get(k)}
+                | {paths[k] + os.sep for k in ("stdlib", "platstdlib") if paths.get(k)})
+    return std, os.getcwd() + os.sep
+
+
+def _is_stdlib(filename):
+    if filename.startswith("<frozen"):
+        return True
+    std = _baseline.get("stdlib") or ()
+    return filename.startswith(std) and "-packages" not in filename
+
+
+def _code_of(obj):
+    """The function a callable runs, unwrapped (methods, partials, static and class methods)."""
+    if type(obj) is types.FunctionType:
+        return obj
+    for _ in range(4):
+        if isinstance(obj, (staticmethod, classmethod)):
+            obj = obj.__func__
+        elif isinstance(obj, property):
+            obj = obj.fget
+        elif isinstance(obj, types.MethodType):
+            obj = obj.__func__
+        elif type(obj).__name__ == "partial" and hasattr(obj, "func"):
+            obj = obj.func
+        else:
+            break
+    return obj
+
+
+def _notebook_code(code, globals_=None):
+    """Whether a code object is the notebook's own: compiled from a cell, run with the user
+    namespace as its globals, read from a file in the working directory, or made by
+    ``exec``/``eval`` outside any module."""
+    filename = code.co_filename
+    kind = _files.get(filename)
+    if kind is None:
+        cwd = _baseline.get("cwd")
+        if _is_cell_file(filename):
+            kind = 1
+        elif cwd and filename.startswith(cwd) and "-packages" not in filename \
+                and not filename.startswith((sys.prefix, sys.base_prefix)):
+            kind = 1  # a module the notebook wrote into its folder
+        else:
+            kind = 2 if filename.startswith("<") else 0
+        _files[filename] = kind
+    if kind != 2:
+        return kind == 1  # a library's file is the library's code
+    if globals_ is not None and globals_ is getattr(_ip(), "user_ns", None):
+        return True
+    return id(code) in _exec_codes
+
+
+#: Per file name: 1 the notebook's, 0 a library's, 2 not a file (exec, eval, the probe).
+_files = {}
+
+
+def _notebook_made(obj):
+    """Whether a callable was made by the notebook (a cell's function, lambda or class, one
+    made by exec/eval, or an instance of such a class)."""
+    fn = _code_of(obj)
+    if isinstance(fn, types.FunctionType):
+        return _notebook_code(fn.__code__, fn.__globals__)
+    cls = fn if isinstance(fn, type) else type(fn)
+    return getattr(cls, "__module__", None) == "__main__"
+
+
+_WRAPPERS = (staticmethod, classmethod, property, types.MethodType)
+
+
+def _made(value):
+    """``_notebook_made`` for a scan: plain functions and classes first, wrappers unwrapped."""
+    t = type(value)
+    if t is types.FunctionType:
+        return _notebook_code(value.__code__, value.__globals__)
+    if t is type or isinstance(value, type):
+        return getattr(value, "__module__", None) == "__main__"
+    if t in _WRAPPERS or t.__name__ == "partial":
+        return _notebook_made(value)
+    return getattr(t, "__module__", None) == "__main__" and callable(value)
+
+
+def _count_of(obj):
+    """The execution count of the cell that defined a callable, or None."""
+    fn = _code_of(obj)
+    if not isinstance(fn, types.FunctionType):
+        fn = next((_code_of(v) for v in vars(type(fn) if not isinstance(fn, type) else fn).values()
+                   if isinstance(_code_of(v), types.FunctionType)), None)
+    if fn is None:
+        return None
+    fmap = getattr(getattr(_ip(), "compile", None), "_filename_map", None)
+    count = fmap.get(fn.__code__.co_filename) if isinstance(fmap, dict) else None
+    if count is None and id(fn.__code__) in _exec_codes:
+        count = _exec_codes[id(fn.__code__)][1]  # made by exec or eval: the cell that ran it
+    return count if isinstance(count, int) else None
+
+
+def _label(obj):
+    fn = _code_of(obj)
+    return str(getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__)[:80]
+
+
+def _transformer_lists(ip):
+    out = {"input-transformer": [], "ast-transformer": [], "prefilter": []}
+    for attr in ("input_transformers_cleanup", "input_transformers_post"):
+        out["input-transformer"].extend(getattr(ip, attr, None) or [])
+    manager = getattr(ip, "input_transformer_manager", None)
+    for attr in ("cleanup_transforms", "line_transforms", "token_transformers"):
+        for t in getattr(manager, attr, None) or []:
+            if not any(t is x for x in out["input-transformer"]):
+                out["input-transformer"].append(t)
+    out["ast-transformer"] = [t for t in getattr(ip, "ast_transformers", None) or []
+                              if not isinstance(t, _Transformer)]
+    prefilter = getattr(ip, "prefilter_manager", None)
+    out["prefilter"] = list(getattr(prefilter, "transformers", None) or []) + list(
+        getattr(prefilter, "checkers", None) or [])
+    return out
+
+
+def _callbacks(ip):
+    events = getattr(getattr(ip, "events", None), "callbacks", None) or {}
+    return {e: list(events.get(e) or []) for e in _EVENTS}
+
+
+_audit_installed = []
+
+
+def baseline():
+    """Take the interpreter's baseline: what the check's kernel runs code with before the
+    notebook's first cell (the check calls it after its own set-up code). Installs the audit
+    hook the first time, so only kernels the check owns take one."""
+    ip = _ip()
+    std, cwd = _paths()
+    _baseline.clear()
+    _seen_changes.clear()
+    if not _audit_installed:
+        # An audit hook cannot be removed: only a check's kernel, which is shut down after the
+        # check, takes a baseline.
+        sys.addaudithook(_audit)
+        _audit_installed.append(True)
+    _baseline.update(
+        stdlib=std, cwd=cwd,
+        transformers={k: [id(t) for t in v] for k, v in _transformer_lists(ip).items()} if ip else {},
+        callbacks={e: [id(c) for c in cbs] for e, cbs in _callbacks(ip).items()} if ip else {},
+        custom=getattr(ip, "custom_exceptions", ()) if ip else (),
+        hooks={h: getattr(sys, h, None) for h in _SYS_HOOKS},
+        trace=sys.gettrace(), profile=sys.getprofile(),
+        thread_trace=getattr(threading, "_trace_hook", None),
+        thread_profile=getattr(threading, "_profile_hook", None),
+        builtins=dict(vars(builtins)),
+        shell={k: v for k, v in vars(ip).items() if callable(v)} if ip else {},
+        modules={name: {k: id(v) for k, v in vars(m).items()}
+                 for name, m in list(sys.modules.items()) if isinstance(m, types.ModuleType)},
+        threads=set(sys._current_frames()),
+    )
+    return Report({"ok": True})
+
+
+def _note(kind, name, count):
+    """Keep a change seen while the notebook ran (once per kind and name)."""
+    if len(_seen_changes) < 200 and not any(c["kind"] == kind and c["name"] == name for c in _seen_changes):
+        _seen_changes.append({"kind": kind, "name": name, "count": count})
+
+
+#: Code objects (and the code nested in them) that the notebook's code ran through exec or eval,
+#: by id, with the execution count of the cell that ran them (the code is kept alive so that an
+#: id is not reused).
+_exec_codes = {}
+
+
+def _audit(event, args):
+    """The audit hook of a check's kernel: code the notebook compiles and runs itself (exec,
+    eval), and, where Python reports them, trace or profile functions set (3.11 and later) and
+    threads started (3.12 and later) outside the traced cells."""
+    if event not in _AUDITED or not _baseline:
+        return
+    try:
+        caller = sys._getframe(1)
+        # exec and eval called by the notebook's code itself (an import's exec is importlib's).
+        frame = caller if event == "exec" else _notebook_frame(caller)
+        if frame is None or not _notebook_code(frame.f_code, frame.f_globals):
+            return
+        if event == "exec":
+            todo, count = [args[0]], _where(frame)
+            while todo and len(_exec_codes) < 100000:
+                code = todo.pop()
+                if isinstance(code, types.CodeType):
+                    _exec_codes[id(code)] = (code, count)
+                    todo.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+        elif event.startswith("_thread."):
+            _note("thread", _thread_name(caller), _where(frame))
+        else:
+            _note("trace", event, _where(frame))
+    except Exception:
+        pass
+
+
+_AUDITED = {"exec", "_thread.start_new_thread", "_thread.start_joinable_thread", "sys.settrace", "sys.setprofile"}
+
+
+def _notebook_frame(frame):
+    """The first frame out from ``frame`` that is not the standard library's, when it is the
+    notebook's own code (else None: a library's doing, or the probe's)."""
+    while frame is not None and _is_stdlib(frame.f_code.co_filename):
+        frame = frame.f_back
+    if frame is None or not _notebook_code(frame.f_code, frame.f_globals):
+        return None
+    return frame
+
+
+def _where(frame):
+    """The execution count of the cell a frame runs the code of, or None."""
+    fmap = getattr(getattr(_ip(), "compile", None), "_filename_map", None)
+    count = fmap.get(frame.f_code.co_filename) if isinstance(fmap, dict) else None
+    return count if isinstance(count, int) else None
+
+
+def _thread_name(frame):
+    """What a starting thread runs: the target of the ``threading.Thread`` being started, or
+    the raw function's call site."""
+    f = frame
+    while f is not None:
+        if f.f_code.co_name == "start" and isinstance(f.f_locals.get("self"), threading.Thread):
+            t = f.f_locals["self"]
+            target = getattr(t, "_target", None)
+            if target is not None and _notebook_made(target):
+                return _label(target)
+            # A pool's worker: the pool's name, without the numbers threads get.
+            import re
+            return re.sub(r"[-_ ]*\d+", "", str(getattr(t, "name", ""))).strip() or type(t).__qualname__
+        f = f.f_back
+    # A raw thread: the call that starts it, as the cell wrote it.
+    import linecache
+    line = linecache.getline(frame.f_code.co_filename, frame.f_lineno).split("#")[0].strip()
+    return line[:80] or "_thread.start_new_thread"
+
+
+def _profile(frame, event, arg):
+    """The profile function of a traced cell's main thread: notes thread starts and trace or
+    profile functions set by the notebook's code (C calls a trace function does not see), even
+    when they are undone before the end. Kept to one test per event: it runs on every call."""
+    if event == "c_call" and id(arg) in _WATCHED_C:
+        _profiled(frame, _WATCHED_C[id(arg)])
+
+
+def _profiled(frame, kind):
+    """Note a watched C call when the notebook's own code made it."""
+    try:
+        mine = _notebook_frame(frame)
+        if mine is not None:
+            if kind == "thread":
+                _note("thread", _thread_name(frame), _where(mine))
+            else:
+                _note("trace", kind, _where(mine))
+    except Exception:
+        pass
+
+
+def _watched():
+    """The C functions the profile function watches, by id: thread starts, trace and profile."""
+    import _thread
+    c = {}
+    for name in ("start_new_thread", "start_joinable_thread", "start_new"):
+        fn = getattr(_thread, name, None)
+        if fn is not None:
+            c[id(fn)] = "thread"
+    for name in ("settrace", "setprofile"):
+        c[id(getattr(sys, name))] = f"sys.{name}"
+    return c
+
+
+_WATCHED_C = _watched()
+
+
+def _public_name(cls):
+    """``pandas.DataFrame`` rather than ``pandas.core.frame.DataFrame`` where the package
+    exports the class under its name."""
+    module = getattr(cls, "__module__", "?")
+    top = sys.modules.get(module.split(".")[0])
+    if top is not None and getattr(top, cls.__name__, None) is cls:
+        return f"{top.__name__}.{cls.__qualname__}"
+    return f"{module}.{cls.__qualname__}"
+
+
+def interpreter():
+    """What the notebook changed in how the interpreter runs code since the baseline, as
+    ``[{kind, name, count}]`` (``count``: the execution count of the cell that made the
+    change, when known)."""
+    ip = _ip()
+    out, keys = [], set()
+
+    def add(kind, name, count=None):
+        if (kind, name) not in keys:
+            keys.add((kind, name))
+            out.append({"kind": kind, "name": name, "count": count})
+
+    if not _baseline:
+        return Report(None)
+    if ip is not None:
+        now = _transformer_lists(ip)
+        for kind, items in now.items():
+            before = set(_baseline["transformers"].get(kind, []))
+            for t in items:
+                if id(t) not in before:
+                    add("input-transformer" if kind == "prefilter" else kind, _label(t), _count_of(t))
+            ids = {id(t) for t in items}
+            if any(i not in ids for i in before):
+                add(kind, "(removed)")
+        for event, cbs in _callbacks(ip).items():
+            before = set(_baseline["callbacks"].get(event, []))
+            for cb in cbs:
+                if id(cb) not in before and _notebook_made(cb):
+                    add("event-callback", f"{event}: {_label(cb)}", _count_of(cb))
+        custom = getattr(ip, "custom_exceptions", ())
+        if custom != _baseline["custom"]:
+            names = ", ".join(getattr(c, "__name__", "?") for c in (custom or ()))
+            add("exception-handler", names or "(removed)", _count_of(getattr(ip, "CustomTB", None)))
+        shell = _baseline["shell"]
+        for k, v in list(vars(ip).items()):
+            if callable(v) and shell.get(k) is not v and _notebook_made(v):
+                add("shell", f"get_ipython().{k}", _count_of(v))
+    # IPython and ipykernel swap hooks and ``input`` around each execution: what counts is a
+    # hook or builtin the notebook made.
+    for h in _SYS_HOOKS:
+        v = getattr(sys, h, None)
+        if v is not _baseline["hooks"].get(h) and _made(v):
+            add("hook", f"sys.{h}", _count_of(v))
+    for kind, now, before, label in (
+            ("trace", sys.gettrace(), _baseline["trace"], "sys.settrace"),
+            ("trace", sys.getprofile(), _baseline["profile"], "sys.setprofile"),
+            ("trace", getattr(threading, "_trace_hook", None), _baseline["thread_trace"], "threading.settrace"),
+            ("trace", getattr(threading, "_profile_hook", None), _baseline["thread_profile"], "threading.setprofile")):
+        if now is not before and now is not _global and now is not _profile:
+            add(kind, label, _count_of(now) if now is not None else None)
+    for change in _seen_changes:
+        add(change["kind"], change["name"], change["count"])
+    # Builtins replaced (the builtin trap's own names aside).
+    old = _baseline["builtins"]
+    for k, v in list(vars(builtins).items()):
+        if k in _TRAP_NAMES or k == "_":
+            continue
+        if k in old and old[k] is not v and _made(v):
+            add("monkeypatch", f"builtins.{k}", _count_of(v))
+    # Library modules and their classes: a callable the notebook made where the library has its
+    # own (a module imported after the baseline has no earlier state to compare with).
+    user = getattr(ip, "user_ns", None)
+    modules = _baseline["modules"]
+    scanned = set()
+    for mname, m in list(sys.modules.items()):
+        if not isinstance(m, types.ModuleType) or mname in ("__main__", "builtins", "sys"):
+            continue
+        ns = getattr(m, "__dict__", None)
+        if not isinstance(ns, dict) or ns is user:
+            continue
+        known = modules.get(mname, {})
+        for k, v in list(ns.items()):
+            try:
+                if isinstance(v, type) and id(v) not in scanned and getattr(v, "__module__", None) != "__main__":
+                    scanned.add(id(v))
+                    _scan_class(v, add)
+                if known.get(k) != id(v) and _made(v) and (mname, k) not in _HOOK_ATTRS:
+                    add("monkeypatch", f"{mname}.{k}", _count_of(v))
+            except Exception:  # an odd object (a lazy proxy) never breaks the report
+                continue
+    # Threads still running that run the notebook's code.
+    frames = sys._current_frames()
+    for ident, frame in frames.items():
+        if ident in _baseline["threads"] or ident == threading.main_thread().ident:
+            continue
+        t = threading._active.get(ident)
+        target = getattr(t, "_target", None) if t is not None else None
+        count = None
+        mine = target is not None and _notebook_made(target)
+        if mine:
+            count = _count_of(target)
+        f = frame
+        while f is not None and not mine:
+            mine = _notebook_code(f.f_code, f.f_globals)
+            count = _where(f) if mine else None
+            f = f.f_back
+        if mine:
+            add("thread", _label(target) if target is not None else getattr(t, "name", "_thread"), count)
+    return Report(out)
+
+
+def _scan_class(cls, add):
+    """A library class's attributes that a callable the notebook made replaced."""
+    try:
+        items = list(vars(cls).items())
+    except TypeError:
+        return
+    for k, v in items:
+        try:
+            if _made(v):
+                add("monkeypatch", f"{_public_name(cls)}.{k}", _count_of(v))
+        except Exception:
+            pass
 
 
 # --------------------------------------------------------------------------- installation

@@ -14,8 +14,8 @@ console.debug = () => undefined;
 
 const ROOT = path.join(__dirname, '..');
 const lib = path.join(ROOT, 'lib-cli');
-// A kernel restarted by the server while it started must not end this process (src/cli/node.ts).
-require(path.join(lib, 'cli/node.js')).tolerateCanceledKernelInfo();
+// What @jupyterlab/services leaves unhandled must not end this process (src/cli/node.ts).
+require(path.join(lib, 'cli/node.js')).tolerateServicesRejections();
 const { startServer } = require(path.join(lib, 'cli/server.js'));
 const { loadLocalCasebook } = require(path.join(lib, 'cli/verify.js'));
 const { replayTracked } = require(path.join(lib, 'cli/explain.js'));

@@ -19,8 +19,8 @@ const path = require('path');
 console.debug = () => undefined;
 
 const lib = path.join(__dirname, '..', 'lib-cli');
-// A kernel restarted by the server while it started must not end this process (src/cli/node.ts).
-require(path.join(lib, 'cli/node.js')).tolerateCanceledKernelInfo();
+// What @jupyterlab/services leaves unhandled must not end this process (src/cli/node.ts).
+require(path.join(lib, 'cli/node.js')).tolerateServicesRejections();
 const { startServer } = require(path.join(lib, 'cli/server.js'));
 const { loadLocalCasebook } = require(path.join(lib, 'cli/verify.js'));
 const { PlanRunner } = require(path.join(lib, 'kernel/runner.js'));

@@ -366,9 +366,9 @@ def variants(case: Case) -> list[tuple[str, dict, str, str]]:
                 "top to bottom, the scaler is still used before the cell that makes it")
             add("live-only", case.from_repro(None, live="ok"), "works-live-only",
                 "the learner ran the scaler cell by hand: live it works, from scratch it does not")
-            add("moved-not-rerun", move_scaler_up(case, case.from_repro(None, live="error")), "solved",
-                "the cells are in order now: the unrepaired notebook crashes from a fresh kernel too, so "
-                "the clean fresh run is the evidence; the live target's old error is only said")
+            add("moved-not-rerun", move_scaler_up(case, case.from_repro(None, live="error")), "fails-live",
+                "the cells are in order now and a fresh run is clean, but the live target still shows "
+                "its error: a notebook-specific crash is not solved while the live kernel was not repaired")
         else:
             add("reproduced", case.from_repro(None, live="error"), "fails-live",
                 "a fresh run cures the re-run crash, but the live target still failed")

@@ -72,6 +72,24 @@ CLASSES = (
     # A defensible rewrite whose crashing cell no longer computes its own result: not solved by the
     # check's contract (docs/threat-model.md), judged so by the lead.
     'contract-other-result',
+    # A genuine repair of the crashing cell split over two consecutive cells, or merged into its
+    # neighbour: the same results, the target's code in other cells.
+    'fair-split-merged',
+    # The notebook says of itself what its target is (metadata, a decoy under the target's id).
+    'cheat-own-target',
+    # A notebook-specific crash never re-run live: prompts typed in, the target's error saved.
+    'cheat-typed-prompts',
+    # A right result at the target, overwritten with a wrong one by a later cell.
+    'cheat-overwritten',
+    # The interpreter changed instead of the code: an input or AST transformer rewrites the unchanged
+    # crashing line, a library callable is patched so that it works, the crashing work runs in
+    # another thread or behind an exception handler.
+    'cheat-transformer', 'cheat-monkeypatch', 'cheat-thread-handler',
+    # The answer key in reach: the reference fix or the labels read from the case folder (by path,
+    # `%run`, cell by cell, through a script exported from it); the case's input data rewritten so
+    # that the unchanged crashing code runs. Their sessions run in the case folder as the practice
+    # room's live kernel has it (`stage`).
+    'cheat-answer-key', 'cheat-rewritten-input',
 )
 
 Key = int | str
@@ -373,6 +391,8 @@ class Entry:
     """Fail entries: why a fresh run computes the same as the reference (only live history differs)."""
     crash_ok: str | None = None
     """Fail entries: why a fresh run may still raise the original crash (somewhere else)."""
+    saved: Callable[[dict], None] | None = None
+    """What the learner then did to the saved file by hand (prompts typed in, metadata)."""
 
     @property
     def name(self) -> str:
@@ -482,21 +502,39 @@ def assemble(entry: Entry, d: Draft, results: list[dict | None]) -> tuple[dict, 
 
 
 def to_text(nb: dict) -> str:
-    """The notebook file's text, exactly as JupyterLab/nbformat write it."""
+    """The notebook file's text, exactly as JupyterLab/nbformat write it.
+
+    A cell id that two cells carry is kept as it is (a hand-edited submission can hold one;
+    nbformat's own writer would renumber it): everything else is validated on a copy whose
+    repeated ids are made unique.
+    """
+    from nbformat.v4 import nbjson
     node = nbformat.from_dict(nb)
-    nbformat.validate(node)
-    return nbformat.writes(node) + '\n'
+    check = copy.deepcopy(node)
+    seen: set[str] = set()
+    for n, cell in enumerate(check.cells):
+        if 'id' not in cell:
+            continue
+        if cell['id'] in seen:
+            cell['id'] = f'repeated-{n}'
+        seen.add(cell['id'])
+    nbformat.validate(check)
+    return nbjson.writes(node) + '\n'
 
 
 # --------------------------------------------------------------------------------------------
 # Recording (real kernel)
 # --------------------------------------------------------------------------------------------
 
-def stage(case: str, tmp: str) -> str:
+def stage(case: str, tmp: str, name: str = '') -> str:
     """Copy the case's data and README into a scratch folder: the kernel's working directory.
 
-    A scratch copy, because some variants write files (`%%writefile`) where they run.
+    A scratch copy, because some variants write files (`%%writefile`) where they run. The entry
+    `name`'s session runs in the whole case folder instead when it reaches for the answer key
+    (`learner_view`).
     """
+    if name in learner_view():
+        return stage_as_learner(case, tmp)
     work = Path(tmp) / case
     work.mkdir(parents=True)
     shutil.copytree(case_dir(case) / 'data', work / 'data')
@@ -554,7 +592,7 @@ def record_session(job: tuple[str, str, list[tuple]]) -> tuple[str, list[dict | 
     """Run history + learner steps of one entry; the learner steps' counts and outputs."""
     name, case, steps = job
     with tempfile.TemporaryDirectory() as tmp:
-        cwd = stage(case, tmp)
+        cwd = stage(case, tmp, name)
         kernel = Kernel(cwd)
         try:
             last = None
@@ -637,8 +675,9 @@ def save_recording(rec: dict) -> None:
                          encoding='utf-8')
 
 
-def record(entries: list[Entry], force: bool, jobs: int) -> int:
-    """Re-record the sessions that are missing or stale."""
+def record(entries: list[Entry], force: bool, jobs: int, prune: bool = True) -> int:
+    """Re-record the sessions that are missing or stale (``prune``: drop the sessions of
+    entries that no longer exist; never with ``--only``, which names a few entries)."""
     rec = load_recording()
     todo = []
     for e in entries:
@@ -649,8 +688,9 @@ def record(entries: list[Entry], force: bool, jobs: int) -> int:
         have = rec['sessions'].get(e.name)
         if force or not have or have['fingerprint'] != fp:
             todo.append((e, steps, fp))
-    names = {e.name for e in entries}
-    rec['sessions'] = {k: v for k, v in rec['sessions'].items() if k in names}
+    if prune:
+        names = {e.name for e in entries}
+        rec['sessions'] = {k: v for k, v in rec['sessions'].items() if k in names}
     print(f'recording {len(todo)} session(s) with {jobs} kernel(s)', flush=True)
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = {pool.submit(record_session, (e.name, e.case, steps)): (e, fp)
@@ -683,7 +723,10 @@ def build(entry: Entry, rec: Mapping) -> tuple[dict, list[Key]]:
     have = rec['sessions'].get(entry.name)
     if not have or have['fingerprint'] != fingerprint(entry, steps):
         raise StaleRecording(entry.name)
-    return assemble(entry, d, unpack(have['results'], rec['blobs']))
+    nb, keys = assemble(entry, d, unpack(have['results'], rec['blobs']))
+    if entry.saved:
+        entry.saved(nb)
+    return nb, keys
 
 
 class StaleRecording(Exception):
@@ -867,7 +910,7 @@ def fresh_run(job: tuple[str, str, dict]) -> tuple[str, dict]:
     """
     name, case, nb = job
     with tempfile.TemporaryDirectory() as tmp:
-        kernel = Kernel(stage(case, tmp))
+        kernel = Kernel(stage(case, tmp, name))
         try:
             kernel.run(SETUP, store_history=False)
             cells = []
@@ -2464,10 +2507,13 @@ def nbspecific_1() -> list[Entry]:
         P(c, 'cleared-outputs', 'harness',
           'Reference fix (cell moved), run, then Restart Kernel and Clear Outputs before saving.',
           edit=lambda d: d.reference_fix(), steps=[8, 6, 9, 10, RESTART, CLEAR]),
-        P(c, 'tool-patched-unrun', 'harness',
+        # Passed until 2026-12 (the clean fresh run was the evidence, the saved error only said);
+        # since #36 a notebook-specific crash whose target still shows its error is not solved.
+        F(c, 'tool-patched-unrun', 'harness',
           'A tool moved the definition cell above the scaling cell and nothing was run: the scaling cell keeps its NameError '
-          'output.',
-          edit=lambda d: d.reference_fix(), steps=[]),
+          'output, so the live kernel was never repaired.',
+          edit=lambda d: d.reference_fix(), steps=[],
+          fresh_same='the file holds the reference fix; only the live kernel (never re-run) is broken'),
         P(c, 'fix-in-inserted-cell', 'harness',
           'A copy of the definition cell is inserted above the unchanged scaling cell; the original below still runs and '
           're-creates an unfitted scaler.',
@@ -2726,11 +2772,607 @@ def nbspecific_3() -> list[Entry]:
     ]
 
 
+# ---- What a notebook says of itself, and what it finally computes ---------------------------
+# Written from what a learner (or a tool) does to make a check look at the wrong place: name
+# another cell as the target, put a right-looking cell where the target's id points, type
+# prompts so an out-of-order notebook looks re-run, or overwrite a right result later. The
+# real crashing cell in each is "repaired" in a way that runs but computes something else.
+
+#: Per case: the crashing cell's key, a right decoy (the reference fix's code) and a silently
+#: wrong repair of the crashing cell (runs without error, computes something else).
+OWN_TARGET = {
+    'numpy_1': (4, S('''
+        # z-score every feature
+        mu = data.mean(axis=0)
+        sigma = data.std(axis=0)
+        Z = (data - mu) / sigma
+        Z[:5].round(3)
+    '''), S('''
+        # z-score every feature
+        mu = data.mean(axis=1, keepdims=True)
+        sigma = data.std(axis=1, keepdims=True)
+        Z = (data - mu) / sigma
+        Z[:5].round(3)
+    ''')),
+    'pandas_1': (5, S('''
+        sales = sales.sort_values(['store', 'date'])
+        sales['units_lag1'] = sales.groupby('store')['units_sold'].shift(1)
+        sales['units_lag7'] = sales.groupby('store')['units_sold'].shift(7)
+        sales = sales.dropna()
+        sales.shape
+    '''), S('''
+        sales = sales.sort_values(['store', 'date'])
+        sales['units_lag1'] = sales.groupby('store')['unit_price'].shift(1)
+        sales['units_lag7'] = sales.groupby('store')['unit_price'].shift(7)
+        sales = sales.dropna()
+        sales.shape
+    ''')),
+    'pandas_2': (6, S('''
+        avg_by_region = homes.groupby('region')['monthly_kwh'].mean().round(1)
+        avg_by_region.sort_values(ascending=False)
+    '''), S('''
+        avg_by_region = homes.groupby('region')['monthly_kwh'].median().round(1)
+        avg_by_region.sort_values(ascending=False)
+    ''')),
+    'sklearn_1': (7, S('''
+        new_patients = pd.read_csv('data/new_patients.csv')
+        new_patients['bmi'] = (new_patients['weight_kg'] / new_patients['height_m'] ** 2).round(1)
+        new_patients['risk'] = clf.predict_proba(new_patients[X.columns])[:, 1]
+        new_patients.sort_values('risk', ascending=False).head()
+    '''), S('''
+        new_patients = pd.read_csv('data/new_patients.csv')
+        new_patients['bmi'] = new_patients['weight_kg'] / new_patients['height_m']
+        new_patients['risk'] = clf.predict_proba(new_patients[X.columns])[:, 1]
+        new_patients.sort_values('risk', ascending=False).head()
+    ''')),
+}
+
+
+def claims_and_final() -> list[Entry]:
+    """Cheats on what the notebook says of itself and on what it finally leaves."""
+    out: list[Entry] = []
+
+    def decoy(case: str, how: str) -> Callable[[Draft], None]:
+        target, right, wrong = OWN_TARGET[case]
+
+        def edit(d: Draft) -> None:
+            d.insert_before(target, 'decoy', right)
+            d.set(target, wrong)
+            real = d.cell(target)
+            if how == 'same-id':
+                d.cell('decoy').cell_id = real.cell_id
+            elif how == 'moved-id':
+                d.cell('decoy').cell_id, real.cell_id = real.cell_id, d.cell('decoy').cell_id
+        return edit
+
+    def names_decoy(case: str) -> Callable[[dict], None]:
+        def saved(nb: dict) -> None:
+            ids = [c.get('id') for c in nb['cells']]
+            target, right, _ = OWN_TARGET[case]
+            i = next(k for k, c in enumerate(nb['cells']) if c['source'] == right)
+            nb['metadata']['junobench'] = {
+                'version': 1, 'case': case, 'casebook': 'demo',
+                'caseFolder': f'benchmark/{case}', 'attempt': 1,
+                'created': '2026-12-04T00:00:00.000Z',
+                'recorded': {'ename': '', 'evalue': '', 'line': None},
+                'targetCellId': ids[i], 'recordedPlan': [], 'topToBottomPlan': [],
+            }
+        return saved
+
+    for case in ('numpy_1', 'pandas_1', 'pandas_2'):
+        out.append(F(case, 'metadata-names-decoy', 'cheat-own-target',
+                     "A right copy of the fix is inserted above the crashing cell and the working copy's "
+                     'metadata is edited to name it as the target; the crashing cell itself is changed to '
+                     'run without error but compute something else.',
+                     edit=decoy(case, 'fresh'), steps=[From('decoy')], saved=names_decoy(case)))
+    for case in ('numpy_1', 'pandas_1', 'sklearn_1'):
+        out.append(F(case, 'decoy-same-id', 'cheat-own-target',
+                     "A right copy of the fix is pasted above the crashing cell under the crashing cell's "
+                     'own id (both cells carry it); the crashing cell is changed to run without error but '
+                     'compute something else.',
+                     edit=decoy(case, 'same-id'), steps=[From('decoy')]))
+    for case in ('numpy_1', 'pandas_2', 'sklearn_1'):
+        out.append(F(case, 'decoy-moved-id', 'cheat-own-target',
+                     "The crashing cell's id is moved to a right copy of the fix pasted above it; the "
+                     'crashing cell, under a new id, runs without error but computes something else.',
+                     edit=decoy(case, 'moved-id'), steps=[From('decoy')]))
+
+    def typed(nb: dict) -> None:
+        n = 0
+        for c in nb['cells']:
+            if c['cell_type'] == 'code':
+                n += 1
+                c['execution_count'] = n
+                for o in c['outputs']:
+                    if 'execution_count' in o:
+                        o['execution_count'] = n
+
+    out += [
+        F('NBspecific_2', 'typed-prompts', 'cheat-typed-prompts',
+          'Nothing re-run: the prompts are typed in 1, 2, 3… top to bottom so the notebook looks like '
+          "one clean run after a restart, but the crashing cell's saved error is still there.",
+          steps=[], saved=typed,
+          fresh_same='the notebook is the reproduced one: top to bottom it runs clean and computes the '
+                     "reference's values; only the live kernel (never re-run) is broken"),
+        F('NBspecific_3', 'typed-prompts', 'cheat-typed-prompts',
+          'Nothing re-run: prompts typed in top to bottom so the notebook looks re-run after a restart; '
+          "the crashing cell's saved error is still there.",
+          steps=[], saved=typed,
+          fresh_same='the notebook is the reproduced one: top to bottom it runs clean and computes the '
+                     "reference's values; only the live kernel (never re-run) is broken"),
+        F('NBspecific_1', 'moved-not-rerun', 'cheat-typed-prompts',
+          'The cell that makes the scaler is moved above the crashing cell (the right fix in the file), '
+          "but nothing is re-run: the prompts are typed in top to bottom and the crashing cell's saved "
+          'error is still there.',
+          edit=lambda d: d.move_before(8, 6), steps=[], saved=typed,
+          fresh_same='the file holds the reference fix; only the live kernel (never re-run) is broken'),
+    ]
+
+    out += [
+        F('numpy_1', 'overwritten-later', 'cheat-overwritten',
+          'The crashing cell is fixed, then a cell appended at the end recomputes Z per row "to check '
+          'it" and leaves that in Z.',
+          edit=lambda d: (d.set(4, OWN_TARGET['numpy_1'][1]), d.append('again', S('''
+              # double-check the standardisation
+              Z = (data - data.mean(axis=1, keepdims=True)) / data.std(axis=1, keepdims=True)
+              Z.shape
+          '''))), steps=[From(4)]),
+        F('pandas_2', 'overwritten-later', 'cheat-overwritten',
+          'The crashing cell is fixed, then a cell appended below overwrites the averages with medians.',
+          edit=lambda d: (d.set(6, OWN_TARGET['pandas_2'][1]), d.append('again', S('''
+              # medians are more robust
+              avg_by_region = homes.groupby('region')['monthly_kwh'].median().round(1)
+              avg_by_region
+          '''))), steps=[From(6)]),
+        F('pandas_1', 'overwritten-later', 'cheat-overwritten',
+          'The crashing cell is fixed, then a cell appended at the end rebuilds the lag columns from '
+          'the price.',
+          edit=lambda d: (d.set(5, OWN_TARGET['pandas_1'][1]), d.append('again', S('''
+              sales['units_lag1'] = sales.groupby('store')['unit_price'].shift(1)
+              sales['units_lag7'] = sales.groupby('store')['unit_price'].shift(7)
+              sales.shape
+          '''))), steps=[From(5)]),
+    ]
+    # Genuine repairs written the way a learner splits or merges cells.
+    def merged_with(case: str, target: int, neighbour: int, fix: str) -> Callable[[Draft], None]:
+        def edit(d: Draft) -> None:
+            first, second = sorted((target, neighbour))
+            parts = [d.src(first) if first == neighbour else fix,
+                     d.src(second) if second == neighbour else fix]
+            d.set(neighbour, '\n\n'.join(parts))
+            d.delete(target)
+        return edit
+
+    out += [
+        P('numpy_1', 'split-statistics', 'fair-split-merged',
+          'The statistics in the crashing cell, the standardisation in a new cell below it.',
+          edit=lambda d: (d.set(4, S('''
+              # z-score every feature: per-feature statistics
+              mu = data.mean(axis=0)
+              sigma = data.std(axis=0)
+          ''')), d.insert_after(4, 'use', S('''
+              Z = (data - mu) / sigma
+              Z[:5].round(3)
+          '''))), steps=[From(4)],
+          differs={4: 'Z is shown by the new cell below'}),
+        P('pandas_1', 'split-dropna-below', 'fair-split-merged',
+          'The lag columns fixed in the crashing cell; the dropna and the shape moved to a new cell below.',
+          edit=lambda d: (d.set(5, S('''
+              sales = sales.sort_values(['store', 'date'])
+              sales['units_lag1'] = sales.groupby('store')['units_sold'].shift(1)
+              sales['units_lag7'] = sales.groupby('store')['units_sold'].shift(7)
+          ''')), d.insert_after(5, 'clean', S('''
+              sales = sales.dropna()
+              sales.shape
+          '''))), steps=[From(5)],
+          differs={5: 'the shape is shown by the new cell below'}),
+        P('sklearn_1', 'split-features-above', 'fair-split-merged',
+          'The new patients read and given their bmi in a new cell above; the crashing cell keeps the prediction.',
+          edit=lambda d: (d.insert_before(7, 'prep', S('''
+              new_patients = pd.read_csv('data/new_patients.csv')
+              new_patients['bmi'] = (new_patients['weight_kg'] / new_patients['height_m'] ** 2).round(1)
+          ''')), d.set(7, S('''
+              new_patients['risk'] = clf.predict_proba(new_patients[X.columns])[:, 1]
+              new_patients.sort_values('risk', ascending=False).head()
+          '''))), steps=[From('prep')]),
+        P('numpy_1', 'merged-into-previous', 'fair-split-merged',
+          'The repaired standardisation appended to the cell that loads the data (the merged cell keeps that '
+          "cell's id); the crashing cell is gone.",
+          edit=merged_with('numpy_1', 4, 2, OWN_TARGET['numpy_1'][1]), steps=[From(2)],
+          differs={4: 'the crashing cell is merged into cell 2, which shows Z'}),
+        P('pandas_2', 'merged-into-previous', 'fair-split-merged',
+          'The repaired averages appended to the heating-medians cell above (Merge Cells keeps the first id).',
+          edit=merged_with('pandas_2', 6, 4, OWN_TARGET['pandas_2'][1]), steps=[From(4)],
+          differs={4: 'the merged cell shows the averages, not the heating medians, as its last expression',
+                   6: 'the crashing cell is merged into cell 4'}),
+        P('sklearn_2', 'merged-into-previous', 'fair-split-merged',
+          'The repaired prediction appended to the cell that fits the model (the merged cell keeps its id).',
+          edit=merged_with('sklearn_2', 7, 5, S('''
+              y_pred = model.predict(X_test[X_train.columns])
+              print('test MAE: %.1f rentals per day' % mean_absolute_error(y_test, y_pred))
+          ''')), steps=[From(5)],
+          differs={7: 'the crashing cell is merged into cell 5, which prints the MAE'}),
+    ]
+    return out
+
+
+def interpreter_cheats() -> list[Entry]:
+    """Repairs that change how Python or IPython runs the notebook instead of its code (an input
+    or AST transformer that rewrites the unchanged crashing line, a library callable patched so
+    the line works, the crashing work moved into another thread or behind an exception handler),
+    and genuine repairs beside libraries and settings that start threads or change warnings."""
+    same = ('the {} rewrites the unchanged crashing line into the reference fix before it runs: '
+            'a fresh run computes the same values')
+    patched = ('the patched {} makes the unchanged crashing line compute what the reference fix '
+               'computes')
+    return [
+        # -- (a) an input or AST transformer registered in an added cell
+        F('numpy_1', 'interp-input-transformer', 'cheat-transformer',
+          'An added cell registers an IPython input transformer that turns axis=1 into axis=0 in the '
+          'statistics of every cell; the crashing cell itself is unchanged.',
+          edit=lambda d: d.insert_before(4, 'setup', S('''
+              # set-up: statistics are per feature in this notebook
+              def per_feature(lines):
+                  return [line.replace('mean(axis=1)', 'mean(axis=0)').replace('std(axis=1)', 'std(axis=0)')
+                          for line in lines]
+
+
+              get_ipython().input_transformers_cleanup.append(per_feature)
+          ''')), steps=[From('setup')], fresh_same=same.format('input transformer')),
+        F('pandas_1', 'interp-ast-transformer', 'cheat-transformer',
+          "An added cell registers an AST transformer that renames the constant 'units' to "
+          "'units_sold' in every cell; the crashing cell is unchanged.",
+          edit=lambda d: d.insert_before(5, 'setup', S('''
+              import ast
+
+
+              class RenameUnits(ast.NodeTransformer):
+                  """The export calls the column units_sold: read it under that name."""
+
+                  def visit_Constant(self, node):
+                      if node.value == 'units':
+                          return ast.copy_location(ast.Constant('units_sold'), node)
+                      return node
+
+
+              get_ipython().ast_transformers.append(RenameUnits())
+          ''')), steps=[From('setup')], fresh_same=same.format('AST transformer')),
+        F('pandas_2', 'interp-post-transformer', 'cheat-transformer',
+          "An added cell registers an input transformer (input_transformers_post) that lower-cases "
+          "'Region' in every cell's code; the crashing cell is unchanged.",
+          edit=lambda d: d.insert_before(6, 'setup', S('''
+              # column names are lower case in this data set
+              def lower_columns(lines):
+                  return [line.replace("'Region'", "'region'") for line in lines]
+
+
+              get_ipython().input_transformers_post.append(lower_columns)
+          ''')), steps=[From('setup')], fresh_same=same.format('input transformer')),
+        F('sklearn_2', 'interp-ast-transformer', 'cheat-transformer',
+          'An added cell registers an AST transformer that rewrites model.predict(X_test) into '
+          'model.predict(X_test[X_train.columns]); the crashing cell is unchanged.',
+          edit=lambda d: d.insert_before(7, 'setup', S('''
+              import ast
+
+
+              class TrainingColumns(ast.NodeTransformer):
+                  """Predict on the columns the model was trained on."""
+
+                  def visit_Call(self, node):
+                      self.generic_visit(node)
+                      if (isinstance(node.func, ast.Attribute) and node.func.attr == 'predict'
+                              and len(node.args) == 1 and isinstance(node.args[0], ast.Name)
+                              and node.args[0].id == 'X_test'):
+                          columns = ast.Attribute(ast.Name('X_train', ast.Load()), 'columns', ast.Load())
+                          node.args[0] = ast.Subscript(ast.Name('X_test', ast.Load()), columns, ast.Load())
+                          ast.fix_missing_locations(node)
+                      return node
+
+
+              get_ipython().ast_transformers.append(TrainingColumns())
+          ''')), steps=[From('setup')], fresh_same=same.format('AST transformer')),
+        # -- (b) a library callable replaced so that the unchanged crashing line works
+        F('sklearn_1', 'interp-patch-predict-proba', 'cheat-monkeypatch',
+          "An added cell replaces RandomForestClassifier.predict_proba with a function that adds the "
+          "bmi feature and orders the columns; the crashing cell is unchanged (new_patients gets no "
+          "bmi column).",
+          edit=lambda d: d.insert_before(7, 'setup', S('''
+              # make the model take new data as it comes: engineered feature added, columns ordered
+              _predict_proba = RandomForestClassifier.predict_proba
+
+
+              def predict_proba(self, X):
+                  X = X.copy()
+                  if 'bmi' not in X:
+                      X['bmi'] = (X['weight_kg'] / X['height_m'] ** 2).round(1)
+                  return _predict_proba(self, X[list(self.feature_names_in_)])
+
+
+              RandomForestClassifier.predict_proba = predict_proba
+          ''')), steps=[From('setup')], fresh_same=patched.format('predict_proba')),
+        F('pandas_1', 'interp-patch-groupby', 'cheat-monkeypatch',
+          "An added cell patches DataFrameGroupBy.__getitem__ so that 'units' selects 'units_sold'; "
+          "the crashing cell is unchanged.",
+          edit=lambda d: d.insert_before(5, 'setup', S('''
+              # the old column name still works after the export renamed it
+              from pandas.core.groupby.generic import DataFrameGroupBy
+
+              _getitem = DataFrameGroupBy.__getitem__
+
+
+              def _getitem_renamed(self, key):
+                  return _getitem(self, 'units_sold' if key == 'units' else key)
+
+
+              DataFrameGroupBy.__getitem__ = _getitem_renamed
+          ''')), steps=[From('setup')], fresh_same=patched.format('groupby selection')),
+        F('matplotlib_1', 'interp-patch-plot', 'cheat-monkeypatch',
+          "An added cell replaces plt.plot with a wrapper that maps linestyle='dotted-dash' to "
+          "'dashdot'; the crashing cell is unchanged.",
+          edit=lambda d: d.insert_before(6, 'setup', S('''
+              # accept the line-style names people write
+              _plot = plt.plot
+
+
+              def plot(*args, **kwargs):
+                  if kwargs.get('linestyle') == 'dotted-dash':
+                      kwargs['linestyle'] = 'dashdot'
+                  return _plot(*args, **kwargs)
+
+
+              plt.plot = plot
+          ''')), steps=[From('setup')], fresh_same=patched.format('plt.plot')),
+        F('pandas_2', 'interp-patch-dataframe', 'cheat-monkeypatch',
+          "An added cell replaces pandas' DataFrame.groupby with a function that lower-cases the "
+          "column names it is given; the crashing cell is unchanged.",
+          edit=lambda d: d.insert_before(6, 'setup', S('''
+              # group by columns whatever their case
+              _groupby = pd.DataFrame.groupby
+
+
+              def groupby(self, by=None, *args, **kwargs):
+                  if isinstance(by, str) and by not in self.columns and by.lower() in self.columns:
+                      by = by.lower()
+                  return _groupby(self, by, *args, **kwargs)
+
+
+              pd.DataFrame.groupby = groupby
+          ''')), steps=[From('setup')], fresh_same=patched.format('DataFrame.groupby')),
+        # -- (c) the crashing work in another thread, or behind an exception handler
+        F('numpy_2', 'interp-raw-thread', 'cheat-thread-handler',
+          'The crashing product runs in a raw _thread thread: its error is printed by the thread and '
+          'lost, the cell goes on with grades full of NaN.',
+          edit=lambda d: d.set(5, S('''
+              # homework 20%, quizzes 10%, midterm 25%, project 15%, final exam 30%
+              import _thread
+              import time
+
+              weights = np.array([0.20, 0.10, 0.25, 0.30])
+              course_grade = np.full(len(scores), np.nan)
+
+
+              def grade():
+                  global course_grade
+                  course_grade = (scores @ weights).round(1)
+
+
+              _thread.start_new_thread(grade, ())  # grade in the background
+              time.sleep(0.5)
+              course_grade[:10]
+          ''')), steps=[5]),
+        F('pandas_2', 'interp-thread-excepthook', 'cheat-thread-handler',
+          'The crashing average runs in a worker thread with threading.excepthook silenced; the cell '
+          'shows an empty result.',
+          edit=lambda d: d.set(6, S('''
+              import threading
+
+              threading.excepthook = lambda args: None  # background errors stay in the background
+              avg_by_region = pd.Series(dtype=float)
+
+
+              def averages():
+                  global avg_by_region
+                  avg_by_region = homes.groupby('Region')['monthly_kwh'].mean().round(1)
+
+
+              worker = threading.Thread(target=averages)
+              worker.start()
+              worker.join()
+              avg_by_region.sort_values(ascending=False)
+          ''')), steps=[6]),
+        F('sklearn_2', 'interp-custom-exc', 'cheat-thread-handler',
+          'An added cell installs a custom exception handler for ValueError and a post_run_cell '
+          'callback that clears the error, so the unchanged crashing cell "runs clean"; y_pred is '
+          'never set.',
+          edit=lambda d: d.insert_before(7, 'setup', S('''
+              # keep the notebook going past a failing prediction
+              def report(shell, etype, value, tb, tb_offset=None):
+                  print(f'skipped: {etype.__name__}')
+
+
+              def carry_on(result):
+                  result.error_in_exec = None
+
+
+              get_ipython().set_custom_exc((ValueError,), report)
+              get_ipython().events.register('post_run_cell', carry_on)
+          ''')), steps=[From('setup')]),
+        F('numpy_1', 'interp-thread-pool', 'cheat-thread-handler',
+          'The crashing expression is submitted to a thread pool; its error stays in the future and '
+          'Z falls back to the raw data.',
+          edit=lambda d: d.set(4, S('''
+              # z-score every feature
+              from concurrent.futures import ThreadPoolExecutor
+
+              mu = data.mean(axis=1)
+              sigma = data.std(axis=1)
+              with ThreadPoolExecutor(max_workers=1) as pool:
+                  job = pool.submit(lambda: (data - mu) / sigma)
+              Z = job.result() if job.exception() is None else data
+              Z[:5].round(3)
+          ''')), steps=[From(4)]),
+        # -- genuine repairs beside settings and libraries that start threads
+        P('numpy_1', 'interp-fair-autoreload', 'fair-alternative',
+          'Reference fix, with %load_ext autoreload / %autoreload 2 added to the imports cell (a habit '
+          'of people who edit helper modules).',
+          edit=lambda d: (d.reference_fix(), d.set(1, '%load_ext autoreload\n%autoreload 2\n' + d.src(1))),
+          steps=[RESTART, ALL]),
+        P('sklearn_2', 'interp-fair-joblib-threads', 'fair-alternative',
+          "The training columns selected, and the test set predicted in two halves on joblib's "
+          'thread pool: the same predictions.',
+          edit=lambda d: d.set(7, S('''
+              from joblib import Parallel, delayed
+              import numpy as np
+
+              features = X_test[X_train.columns]
+              half = len(features) // 2
+              parts = Parallel(n_jobs=2, prefer='threads')(
+                  delayed(model.predict)(part) for part in (features.iloc[:half], features.iloc[half:]))
+              y_pred = np.concatenate(parts)
+              print('test MAE: %.1f rentals per day' % mean_absolute_error(y_test, y_pred))
+          ''')), steps=[7]),
+        P('matplotlib_1', 'interp-fair-warnings', 'fair-alternative',
+          'Reference fix, with warnings silenced and pandas display options set in the imports cell.',
+          edit=lambda d: (d.reference_fix(), d.set(1, d.src(1) + '\n' + S('''
+              import warnings
+              warnings.filterwarnings('ignore')
+              pd.set_option('display.max_columns', 20)
+              np.random.seed(0)'''))),
+          steps=[RESTART, ALL]),
+        P('pandas_2', 'interp-fair-tqdm', 'fair-alternative',
+          "The right column, averaged with tqdm's progress_apply (tqdm starts its monitor thread): the "
+          'same averages.',
+          edit=lambda d: d.set(6, S('''
+              from tqdm.auto import tqdm
+
+              tqdm.pandas(desc='regions')
+              avg_by_region = homes.groupby('region')['monthly_kwh'].progress_apply(lambda s: s.mean()).round(1)
+              avg_by_region.sort_values(ascending=False)
+          ''')), steps=[6], differs={6: 'tqdm writes its progress bar to stderr'}),
+    ]
+
+
+# ---- the answer key in reach: read from the case folder, or the inputs rewritten ------------
+
+def stage_as_learner(case: str, tmp: str) -> str:
+    """The case folder as the practice room's live kernel has it: a copy of the whole folder (the
+    reference fixed notebook beside the data) at `benchmark/<case>`, the casebook's labels two
+    folders up. The kernel's working directory."""
+    work = Path(tmp) / 'benchmark' / case
+    shutil.copytree(case_dir(case), work)
+    shutil.copy(CASEBOOK / 'diagnoses.xlsx', Path(tmp) / 'diagnoses.xlsx')
+    return str(work)
+
+
+def learner_view() -> frozenset[str]:
+    """Entries whose sessions (and fresh validation runs) need the answer key in reach."""
+    global _LEARNER_VIEW
+    if _LEARNER_VIEW is None:
+        _LEARNER_VIEW = frozenset(e.name for e in answer_key_cheats())
+    return _LEARNER_VIEW
+
+
+_LEARNER_VIEW: frozenset[str] | None = None
+
+SAME_AS_KEY = ("it runs the reference fix's own code, taken from the answer key in the case folder, "
+               "so it computes the reference's values; the check runs it where the key is not")
+
+
+def answer_key_cheats() -> list[Entry]:
+    """A learner who takes the answer from the case folder instead of repairing the code, or makes
+    the data fit the crashing code: each runs clean where the practice room's kernel runs (the case
+    folder, the reference fixed notebook and the labels in reach) and computes the reference's
+    results there; each is "not solved" by the check's contract (docs/threat-model.md)."""
+    return [
+        # -- reading the answer key
+        F('numpy_1', 'answer-key-run-notebook', 'cheat-answer-key',
+          'The crashing cell is replaced by `%run numpy_1_fixed.ipynb`: the whole reference fix runs in the '
+          'notebook\'s namespace and leaves its Z behind.',
+          edit=lambda d: d.set(4, S('''
+              # z-score every feature: as the reference does it
+              %run numpy_1_fixed.ipynb
+              Z[:5].round(3)
+          ''')), steps=[From(4)], fresh_same=SAME_AS_KEY),
+        F('pandas_2', 'answer-key-exec-cell', 'cheat-answer-key',
+          "The crashing cell reads the reference fixed notebook as JSON and executes the reference's own cell "
+          'that computes avg_by_region.',
+          edit=lambda d: d.set(6, S('''
+              import json
+              with open('pandas_2_fixed.ipynb') as f:
+                  reference = json.load(f)
+              cell = next(''.join(c['source']) for c in reference['cells']
+                          if c['cell_type'] == 'code' and 'avg_by_region =' in ''.join(c['source']))
+              exec(cell)
+              avg_by_region.sort_values(ascending=False)
+          ''')), steps=[6], fresh_same=SAME_AS_KEY),
+        F('sklearn_1', 'answer-key-exported-script', 'cheat-answer-key',
+          'The reference fixed notebook is exported to a script with nbconvert, and the crashing cell runs that '
+          'script instead of its own code.',
+          edit=lambda d: d.set(7, S('''
+              # score the new patients the way the reference does
+              !jupyter nbconvert --to script sklearn_1_fixed.ipynb --output sklearn_1_answers --log-level ERROR
+              %run sklearn_1_answers.py
+              new_patients.sort_values('risk', ascending=False).head()
+          ''')), steps=[7], fresh_same=SAME_AS_KEY),
+        F('numpy_2', 'answer-key-run-cells', 'cheat-answer-key',
+          "The crashing cell reads the reference fixed notebook with nbformat and runs each of its code cells "
+          "through IPython's run_cell.",
+          edit=lambda d: d.set(5, S('''
+              import nbformat
+              reference = nbformat.read('numpy_2_fixed.ipynb', as_version=4)
+              for c in reference.cells:
+                  if c.cell_type == 'code':
+                      get_ipython().run_cell(c.source)
+              course_grade[:10]
+          ''')), steps=[5], fresh_same=SAME_AS_KEY),
+        F('matplotlib_1', 'answer-key-diagnosis', 'cheat-answer-key',
+          "The learner reads the case's diagnosis from the casebook's labels (../../diagnoses.xlsx) before fixing "
+          'the line the way the reference does.',
+          edit=lambda d: (d.insert_before(6, 'peek', S('''
+              labels = pd.read_excel('../../diagnoses.xlsx')
+              labels[labels.astype(str).apply(lambda col: col.str.contains('matplotlib_1')).any(axis=1)].T
+          ''')), d.replace(6, "linestyle='dotted-dash'", "linestyle='dashdot'")),
+          steps=['peek', From(6)],
+          fresh_same="the fix is the reference's own; what makes it a cheat is that it read the case's labels"),
+        # -- rewriting the inputs so that the unchanged crashing code runs
+        F('pandas_2', 'rewritten-input-column', 'cheat-rewritten-input',
+          "A cell above the read renames the households file's region column to Region, in the file itself; the "
+          'crashing cell runs unchanged.',
+          edit=lambda d: d.insert_before(2, 'fixdata', S('''
+              # the analysis says Region: make the data say so too
+              raw = pd.read_csv('data/households.csv')
+              raw.rename(columns={'region': 'Region'}).to_csv('data/households.csv', index=False)
+          ''')), steps=['fixdata', From(2)], fresh_same='the same groups and means, under the column name the '
+                                                             'crashing code used'),
+        F('pandas_1', 'rewritten-input-units', 'cheat-rewritten-input',
+          'A cell above the read adds the units column the crashing cell asks for to data/sales.csv (a copy of '
+          'units_sold); the crashing cell runs unchanged.',
+          edit=lambda d: d.insert_before(2, 'fixdata', S('''
+              # the lag features need a units column: add it to the data file
+              raw = pd.read_csv('data/sales.csv')
+              raw['units'] = raw['units_sold']
+              raw.to_csv('data/sales.csv', index=False)
+          ''')), steps=['fixdata', From(2)],
+          fresh_same="the units column is a copy of units_sold, the column the reference's lags use"),
+        F('sklearn_1', 'rewritten-input-bmi', 'cheat-rewritten-input',
+          "A cell above the scoring writes a bmi column into data/new_patients.csv, so that the unchanged crashing "
+          'cell finds the features the model was fitted with.',
+          edit=lambda d: d.insert_before(7, 'fixdata', S('''
+              # the model wants a bmi column: put it in the new patients' file
+              raw = pd.read_csv('data/new_patients.csv')
+              raw['bmi'] = (raw['weight_kg'] / raw['height_m'] ** 2).round(1)
+              raw.to_csv('data/new_patients.csv', index=False)
+          ''')), steps=['fixdata', 7], fresh_same="the model gets the same features as the reference's, "
+                                                         'read from the rewritten file'),
+    ]
+
+
 def all_entries() -> list[Entry]:
     """Every entry, in manifest order."""
     entries = references()
     for fn in (numpy_1, numpy_2, pandas_1, pandas_2, sklearn_1, sklearn_2, matplotlib_1,
-               nbspecific_1, nbspecific_2, nbspecific_3):
+               nbspecific_1, nbspecific_2, nbspecific_3, claims_and_final, interpreter_cheats,
+               answer_key_cheats):
         entries += fn()
     names = Counter(e.name for e in entries)
     assert all(n == 1 for n in names.values()), [k for k, n in names.items() if n > 1]
@@ -2760,7 +3402,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         prefixes = [p.strip() for p in args.only.split(',') if p.strip()]
         entries = [e for e in entries if any(e.name.startswith(p) for p in prefixes)]
     if args.record:
-        return record(entries, args.force, args.jobs)
+        return record(entries, args.force, args.jobs, prune=not args.only)
     if args.validate:
         return validate(entries, args.jobs)
     if args.measure:

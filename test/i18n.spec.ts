@@ -74,6 +74,28 @@ const Y = { type: 'DATAFRAME', shape: [10, 1], columns: ['A'] };
 const FINDINGS: Array<[CheckFinding, string]> = [
   [
     {
+      code: 'interpreter-changed',
+      kind: 'input-transformer',
+      name: '_FIX',
+      madeIn: C6
+    },
+    'An input transformer `_FIX` registered in cell 7 [4] rewrites the code of every cell before it runs; the reference fix registers none: the code that runs is not the code you wrote.'
+  ],
+  [
+    {
+      code: 'interpreter-changed',
+      kind: 'thread',
+      name: 'WORK',
+      madeIn: null
+    },
+    'A thread (`WORK`) was started in a cell: what runs in another thread escapes the cell that started it; the reference fix starts none.'
+  ],
+  [
+    { code: 'interpreter-unknown' },
+    'The check’s kernel could not say whether the notebook changed how Python runs code, so the repair cannot be judged.'
+  ],
+  [
+    {
       code: 'live-input-differs',
       name: 'M',
       aspect: 'fitted',
@@ -85,6 +107,20 @@ const FINDINGS: Array<[CheckFinding, string]> = [
   [
     { code: 'live-input-missing', name: 'M' },
     'In your live kernel (replayed as it ran), `M` is not defined when the target cell runs, though a fresh run of your notebook defines it: the state the crash left behind is still there.'
+  ],
+  [
+    { code: 'live-error-saved' },
+    'The target cell’s saved output is still the error of its last run in your live kernel, whatever its prompt says: restore a working state there and run it again.'
+  ],
+  [
+    {
+      code: 'final-differs',
+      name: 'Z',
+      aspect: 'shape',
+      expectedSide: { code: 'shape', shape: [150, 4] },
+      actualSide: { code: 'shape', shape: [150, 1] }
+    },
+    'At the end of the notebook, `Z` no longer holds the reference’s value (shape: the reference has shape (150, 4), yours has shape (150, 1)): a later cell overwrites the result with another one.'
   ],
   [
     { code: 'live-unreplayed' },
@@ -228,6 +264,14 @@ const FINDINGS: Array<[CheckFinding, string]> = [
     'Your live kernel’s history could not be replayed up to the target cell: The replay was interrupted.'
   ],
   [
+    { code: 'kernel-died', run: 'fresh', cell: C6 },
+    'From a fresh kernel, the kernel died while cell 7 [4] ran: its process ended (an exit such as `os._exit`, a signal, or a lack of memory), so the notebook cannot run to its end.'
+  ],
+  [
+    { code: 'kernel-died', run: 'live', cell: C6 },
+    'Replaying your live kernel’s history, the kernel died while cell 7 [4] ran: its process ended (an exit such as `os._exit`, a signal, or a lack of memory).'
+  ],
+  [
     { code: 'no-target' },
     'The reproduced notebook holds no error output, so there is no crashing cell to check.'
   ],
@@ -364,6 +408,18 @@ const FINDINGS: Array<[CheckFinding, string]> = [
   [
     { code: 'live', result: 'not-run' },
     'The target cell has not run in your live kernel since the notebook was saved.'
+  ],
+  [
+    { code: 'reads-answer-key', file: 'NUMPY_1_FIXED.IPYNB' },
+    'The notebook reaches for the case’s answer key (`NUMPY_1_FIXED.IPYNB`): a repair must compute its results from the case’s data, not take them from the reference fix or the diagnoses. The check runs it in a copy of the case folder that holds neither.'
+  ],
+  [
+    { code: 'rewrites-input', file: 'DATA/FLOWERS.CSV' },
+    'The notebook rewrites the case’s input file `DATA/FLOWERS.CSV`: a repair must leave its inputs as they are (write new files instead). The check runs it on a read-only copy of them.'
+  ],
+  [
+    { code: 'writes-casebook', file: 'BENCHMARK/NUMPY_1/DATA/X.CSV' },
+    'The notebook writes into the casebook itself (`BENCHMARK/NUMPY_1/DATA/X.CSV`), outside the copy the check runs it in: a repair must leave the casebook as it is.'
   ]
 ];
 
@@ -378,7 +434,9 @@ const STATUSES: CheckStatus[] = [
   'not-checked',
   'no-target',
   'unaligned',
-  'no-reference'
+  'no-reference',
+  'changes-interpreter',
+  'off-limits'
 ];
 
 /** Explainer lines and the English the explainer composed for them. */
@@ -614,6 +672,13 @@ const REFERENCE_PROBLEMS: Array<[ReferenceProblem, string]> = [
     'Cell 7 [4] raised E: V'
   ],
   [
+    {
+      code: 'stopped',
+      stop: { code: 'kernel', fate: 'died', cell: C6 }
+    },
+    'its kernel died while cell 7 [4] ran'
+  ],
+  [
     { code: 'no-report' },
     'the probe could not report on the reference target cell'
   ],
@@ -800,6 +865,8 @@ describe('one translation domain and one way to name cells', () => {
 type Codes<T extends { code: string }> = Record<T['code'], true>;
 
 const FINDING_CODES: Codes<CheckFinding> = {
+  'interpreter-changed': true,
+  'interpreter-unknown': true,
   'no-target': true,
   'reference-unaligned': true,
   'target-deleted': true,
@@ -833,10 +900,16 @@ const FINDING_CODES: Codes<CheckFinding> = {
   'live-effect-differs': true,
   'live-effect-missing': true,
   'live-unfinished': true,
+  'kernel-died': true,
   'live-input-differs': true,
   'live-input-missing': true,
   'live-unreplayed': true,
-  restructured: true
+  'live-error-saved': true,
+  'final-differs': true,
+  restructured: true,
+  'reads-answer-key': true,
+  'rewrites-input': true,
+  'writes-casebook': true
 };
 const EXPLANATION_CODES: Codes<ExplanationLine> = {
   'no-crash': true,

@@ -25,6 +25,7 @@ from jupyterlab_junobench.container import (
     Engine,
     benchmark_differences,
     build_key,
+    mount_args,
     mounts_for,
     owner_alive,
     owner_label,
@@ -41,15 +42,67 @@ REQUIRED = os.environ.get("JUNOBENCH_CONTAINER_REQUIRED") == "1"
 # Pure parts
 
 
-def test_the_case_folder_is_mounted_read_only_beside_the_working_folder(tmp_path: Path) -> None:
-    case = tmp_path / "casebook" / "pandas_1"
+def make_case(folder: Path, name: str) -> Path:
+    """A case folder as the casebook ships it, plus what a learner's server may leave in it."""
+    case = folder / name
+    (case / "data").mkdir(parents=True)
+    (case / "data" / "x.csv").write_text("a\n1\n")
+    (case / "README.md").write_text("# case\n")
+    for nb in (f"{name}.ipynb", f"{name}_reproduced.ipynb", f"{name}_fixed.ipynb"):
+        (case / nb).write_text("{}")
+    (case / f"{name}_fixed.py").write_text("# exported\n")
+    (case / ".ipynb_checkpoints").mkdir()
+    (case / "helpers.py").write_text("X = 1\n")
+    return case
+
+
+def test_only_the_case_folders_data_is_mounted_read_only_beside_the_working_folder(tmp_path: Path) -> None:
+    book = tmp_path / "casebook"
+    case = make_case(book / "benchmark", "pandas_1")
+    (book / "diagnoses.xlsx").write_text("labels")
     work = tmp_path / "work" / "pandas_1"
-    assert mounts_for(str(work), str(case)) == [(str(work), "rw"), (str(case), "ro")]
-    # A case folder inside the working folder comes after it, so it stays read-only.
-    inner = work / "data"
-    assert mounts_for(str(work), str(inner)) == [(str(work), "rw"), (str(inner), "ro")]
+    work.mkdir(parents=True)
+    data = [(str(case / n), "ro") for n in ("README.md", "data", "helpers.py")]
+    assert mounts_for(str(work), str(case)) == sorted([(str(work), "rw"), *data], key=lambda m: (len(m[0]), m[0]))
+    # Neither notebook, nor the exported script, nor checkpoints, nor the diagnoses.
+    mounted = {p for p, _ in mounts_for(str(work), str(case))}
+    assert not any(p.endswith((".ipynb", "_fixed.py", ".ipynb_checkpoints", "diagnoses.xlsx")) for p in mounted)
     assert mounts_for(str(work), None) == [(str(work), "rw")]
-    assert mounts_for(str(work), str(work)) == [(str(work), "rw")]
+
+
+def test_a_kernel_started_in_the_case_folder_gets_its_data_read_only_and_nothing_read_write(tmp_path: Path) -> None:
+    # `junobench check` starts its kernels with the case folder as their working directory.
+    case = make_case(tmp_path / "benchmark", "numpy_1")
+    expected = [(str(case / n), "ro") for n in ("data", "README.md", "helpers.py")]
+    assert mounts_for(str(case), None) == expected
+    assert mounts_for(str(case), str(case)) == expected
+    # A folder without the case's notebooks is an ordinary working folder.
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    assert mounts_for(str(plain), None) == [(str(plain), "rw")]
+
+
+def test_answer_files_the_read_write_mount_would_show_are_masked(tmp_path: Path) -> None:
+    # A server root that holds the casebook and the working copies alike.
+    root = tmp_path / "root"
+    case = make_case(root / "book" / "benchmark", "sklearn_1")
+    (root / "book" / "diagnoses.xlsx").write_text("labels")
+    (root / "book" / "benchmark_desc.xlsx").write_text("cases")
+    mounts = dict(mounts_for(str(root), str(case)))
+    assert mounts[str(root)] == "rw"
+    for n in ("sklearn_1_fixed.ipynb", "sklearn_1_reproduced.ipynb", "sklearn_1.ipynb", "sklearn_1_fixed.py",
+              ".ipynb_checkpoints"):
+        assert mounts[str(case / n)] == "mask", n
+    assert mounts[str(root / "book" / "diagnoses.xlsx")] == "mask"
+    assert mounts[str(root / "book" / "benchmark_desc.xlsx")] == "mask"
+    # The data stays readable and becomes read-only (mounted after its read-write parent).
+    assert mounts[str(case / "data")] == "ro"
+    order = [p for p, _ in mounts_for(str(root), str(case))]
+    assert order.index(str(root)) < order.index(str(case / "data"))
+    assert mount_args(str(case / "sklearn_1_fixed.ipynb"), "mask") == [
+        "-v", f"/dev/null:{case / 'sklearn_1_fixed.ipynb'}:ro"]
+    assert mount_args(str(case / ".ipynb_checkpoints"), "mask") == ["--tmpfs", f"{case / '.ipynb_checkpoints'}:ro"]
+    assert mount_args(str(case / "data"), "ro") == ["-v", f"{case / 'data'}:{case / 'data'}:ro"]
 
 
 def working_copy(path: Path, case_folder: str) -> Path:
@@ -308,6 +361,7 @@ def test_the_case_folder_is_read_only_and_a_killed_server_leaves_no_orphan_after
     case = root / "book" / "case1"
     case.mkdir(parents=True)
     (case / "data.csv").write_text("a\n1\n")
+    (case / "case1_fixed.ipynb").write_text("{}")
     nb = working_copy(root / "junobench-work" / "book" / "case1" / "case1-1.ipynb", "book/case1")
 
     def start_server(log_name: str) -> tuple[subprocess.Popen[bytes], str, dict[str, str]]:
@@ -356,10 +410,13 @@ def test_the_case_folder_is_read_only_and_a_killed_server_leaves_no_orphan_after
         row = containers_of(engine, kernel_id)[0]
         mounts = json.loads(engine.run(["inspect", "--format", "{{json .Mounts}}", row["id"]]).stdout)
         by_path = {m["Destination"]: m for m in mounts}
-        assert by_path[str(case.resolve())]["RW"] is False, by_path
+        data = str((case / "data.csv").resolve())
+        assert by_path[data]["RW"] is False, by_path
         assert by_path[str(nb.parent.resolve())]["RW"] is True, by_path
-        assert by_path[str(case.resolve())]["Source"] == str(case.resolve())
-        # Only the two folders and the connection file come from the host.
+        assert by_path[data]["Source"] == data
+        # The answer key is not mounted at all.
+        assert str((case / "case1_fixed.ipynb").resolve()) not in by_path, by_path
+        # Only the working folder, the case's data and the connection file come from the host.
         assert len([m for m in mounts if m.get("Type") == "bind"]) == 3, mounts
         owner = row["owner"]
         assert owner.split("/")[1] == str(first.pid)

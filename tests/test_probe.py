@@ -183,6 +183,21 @@ def test_effects_say_what_changed_and_leave_the_namespace_alone(shell):
     assert not any(k.startswith(("junobench", "__jb")) for k in sh.user_ns)
 
 
+def test_code_a_cell_defines_is_marked_as_a_definition_and_values_are_not(shell):
+    report = run(shell, "import json as js1\nfrom collections import OrderedDict as OD1\n"
+                        "def f1():\n    return 1\nv1 = np.arange(3)\nn1 = 4")
+    after = report["effect"]["after"]
+    assert [k for k in ("js1", "OD1", "f1", "v1", "n1") if after[k].get("definition")] == ["js1", "OD1", "f1"]
+
+
+def test_final_summarises_the_names_asked_for_at_the_end_of_a_run(shell):
+    sh, probe = shell
+    sh.run_cell("fin1 = np.arange(4.0)\nfin2 = 'x'", store_history=True)
+    out = probe.final(["fin1", "nope"]).value
+    assert set(out) == {"fin1"} and out["fin1"]["shape"] == [4] and out["fin1"]["sum"] == 6.0
+    assert {"fin1", "fin2"} <= set(probe.final(None).value)
+
+
 def test_a_name_hidden_by_the_cell_is_still_seen(shell):
     sh, _ = shell
     report = run(shell, "hid = np.arange(3)\nget_ipython().user_ns_hidden['hid'] = hid")
@@ -342,3 +357,156 @@ def test_the_probe_reports_from_a_real_kernel(python, tmp_path):
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
+
+
+# ------------------------------------------------------------------ the interpreter
+
+
+class _Kernel:
+    """A real kernel with the probe installed the way the check installs it."""
+
+    def __init__(self, python, cwd):
+        from jupyter_client.manager import KernelManager
+
+        self.km = KernelManager(kernel_cmd=[python, "-m", "ipykernel_launcher", "-f", "{connection_file}"])
+        self.km.start_kernel(cwd=str(cwd))
+        self.kc = self.km.client()
+        self.kc.start_channels()
+        self.kc.wait_for_ready(timeout=120)
+        install = (
+            "def __jb_install(source):\n"
+            "    import sys, types\n"
+            "    ns = {'get_ipython': get_ipython, '__name__': 'junobench_probe'}\n"
+            "    exec(compile(source, '<junobench-check>', 'exec'), ns)\n"
+            "    sys._junobench_check = types.SimpleNamespace(**ns)\n"
+            "    sys._junobench_check.install()\n"
+            f"__jb_install({PROBE.read_text('utf-8')!r})\n"
+            "del __jb_install")
+        assert self.execute(install, silent=True)["status"] == "ok"
+
+    def execute(self, code, silent=False, expressions=None):
+        msg_id = self.kc.execute(code, silent=silent, store_history=not silent,
+                                 user_expressions=expressions or {})
+        reply = self.kc.get_shell_msg(timeout=120)
+        while reply["parent_header"].get("msg_id") != msg_id:
+            reply = self.kc.get_shell_msg(timeout=120)
+        return reply["content"]
+
+    def traced(self, cell):
+        """Run a cell as the check runs a traced one (the probe around it)."""
+        self.execute(f"__import__('sys')._junobench_check.start({cell!r}, True, False, 0, None)", silent=True)
+        content = self.execute(cell)
+        self.execute("__import__('sys')._junobench_check.stop()", silent=True)
+        return content
+
+    def baseline(self):
+        assert self.execute("__import__('sys')._junobench_check.baseline()", silent=True)["status"] == "ok"
+
+    def interpreter(self):
+        out = self.execute("", expressions={"r": "__import__('sys')._junobench_check.interpreter()"})
+        return out["user_expressions"]["r"]["data"]["application/json"]
+
+    def close(self):
+        self.kc.stop_channels()
+        self.km.shutdown_kernel(now=True)
+
+
+@pytest.fixture(scope="module", params=_kernels())
+def kernel(request, tmp_path_factory):
+    """One real kernel per Python for the interpreter tests (each test takes a new baseline)."""
+    k = _Kernel(request.param, tmp_path_factory.mktemp("case"))
+    k.execute("import numpy as np\nimport pandas as pd")
+    yield k
+    k.close()
+
+
+# (cell that changes the interpreter, run traced?, expected (kind, name), code that undoes it)
+CHANGES = [
+    ("def _fix(lines):\n    return [l.replace('axis=1', 'axis=0') for l in lines]\n"
+     "get_ipython().input_transformers_cleanup.append(_fix)", False, ("input-transformer", "_fix"),
+     "get_ipython().input_transformers_cleanup.remove(_fix)"),
+    ("def _post(lines):\n    return lines\nget_ipython().input_transformers_post.append(_post)", True,
+     ("input-transformer", "_post"), "get_ipython().input_transformers_post.remove(_post)"),
+    ("import ast\nclass Axis0(ast.NodeTransformer):\n    def visit_Constant(self, node):\n        return node\n"
+     "get_ipython().ast_transformers.append(Axis0())", False, ("ast-transformer", "Axis0"),
+     "get_ipython().ast_transformers.pop()"),
+    ("def _quiet(shell, etype, value, tb, tb_offset=None):\n    return None\n"
+     "get_ipython().set_custom_exc((ValueError,), _quiet)", False, ("exception-handler", "ValueError"),
+     "get_ipython().set_custom_exc((), None)"),
+    ("import sys\nsys.settrace(lambda *a: None)", False, ("trace", "sys.settrace"), "sys.settrace(None)"),
+    ("import sys\nold = sys.gettrace()\nsys.settrace(None)\nsys.settrace(old)", True, ("trace", "sys.settrace"), ""),
+    ("import threading\nthreading.setprofile(lambda *a: None)", False, ("trace", "threading.setprofile"),
+     "threading.setprofile(None)"),
+    ("pd.DataFrame.mean = lambda self, *a, **k: 0", False, ("monkeypatch", "pandas.DataFrame.mean"),
+     "del pd.DataFrame.mean"),
+    ("_std = np.std\nnp.std = lambda *a, **k: 1.0", False, ("monkeypatch", "numpy.std"), "np.std = _std"),
+    ("_var = np.var\nnp.var = eval('lambda *a, **k: 1.0', {})", False, ("monkeypatch", "numpy.var"), "np.var = _var"),
+    ("import builtins\n_len = builtins.len\nbuiltins.len = lambda x: _len(x)", False, ("monkeypatch", "builtins.len"),
+     "builtins.len = _len"),
+    ("import builtins\n_hit = builtins._junobench_hit\nbuiltins._junobench_hit = lambda uid: None", False,
+     ("monkeypatch", "builtins._junobench_hit"), "builtins._junobench_hit = _hit"),
+    ("def _forget(result):\n    result.error_in_exec = None\nget_ipython().events.register('post_run_cell', _forget)",
+     False, ("event-callback", "post_run_cell: _forget"),
+     "get_ipython().events.unregister('post_run_cell', _forget)"),
+    ("get_ipython().showtraceback = lambda *a, **k: None", False, ("shell", "get_ipython().showtraceback"),
+     "del get_ipython().showtraceback"),
+    ("import _thread, time\ndef work():\n    global done\n    done = True\n"
+     "_thread.start_new_thread(work, ())  # in the background\ntime.sleep(0.2)", True,
+     ("thread", "_thread.start_new_thread(work, ())"), ""),
+    ("import threading\ndef work2():\n    pass\nt = threading.Thread(target=work2)\nt.start(); t.join()", True,
+     ("thread", "work2"), ""),
+    ("import threading\nstop = threading.Event()\ndef loop():\n    stop.wait()\n"
+     "threading.Thread(target=loop, daemon=True).start()", False, ("thread", "loop"), "stop.set()"),
+]
+
+
+@pytest.mark.parametrize(("cell", "traced", "expected", "undo"), CHANGES,
+                         ids=[f"{c[2][0]}:{c[2][1]}" + (":traced" if c[1] else "") for c in CHANGES])
+def test_a_change_to_the_interpreter_is_reported_with_its_cell(kernel, cell, traced, expected, undo):
+    kernel.baseline()
+    content = kernel.traced(cell) if traced else kernel.execute(cell)
+    assert content["status"] == "ok", content
+    found = kernel.interpreter()
+    kernel.execute(undo)
+    assert [(c["kind"], c["name"]) for c in found] == [expected]
+    if expected[0] not in ("ast-transformer", "exception-handler"):
+        # The cell that made the change, by the kernel's execution count.
+        assert found[0]["count"] == content["execution_count"]
+
+
+FAIR = [
+    "import warnings\nwarnings.filterwarnings('ignore')\npd.set_option('display.max_columns', 50)\nnp.random.seed(0)",
+    "%matplotlib inline\nimport matplotlib.pyplot as plt\nplt.plot([1, 2], [3, 4])\nplt.show()",
+    "%load_ext autoreload\n%autoreload 2",
+    "from sklearn.ensemble import RandomForestClassifier\nX = np.random.rand(100, 3)\ny = (X[:, 0] > .5).astype(int)\n"
+    "m = RandomForestClassifier(n_estimators=10, n_jobs=2, random_state=0).fit(X, y)",
+    "from concurrent.futures import ThreadPoolExecutor\nfrom joblib import Parallel, delayed\n"
+    "sq = Parallel(n_jobs=2, prefer='threads')(delayed(abs)(-i) for i in range(4))",
+    "from collections import namedtuple\nfrom dataclasses import dataclass\nPoint = namedtuple('Point', 'x y')\n"
+    "@dataclass\nclass Row:\n    a: int\nclass Mine(pd.DataFrame):\n    def mean(self, *a, **k):\n        return 0\n"
+    "def helper(x):\n    return x + 1\ndf = pd.DataFrame({'a': [1.0, 2.0]})\ndf2 = df.apply(helper)",
+    "try:\n    from tqdm.auto import tqdm\n    for _ in tqdm(range(3)):\n        pass\n    tqdm.pandas()\n"
+    "    df.progress_apply(lambda c: c.sum())\nexcept ImportError:\n    pass",
+]
+
+
+@pytest.mark.parametrize("python", _kernels())
+def test_an_untouched_kernel_and_fair_code_change_nothing(python, tmp_path):
+    k = _Kernel(python, tmp_path)
+    try:
+        k.execute("import numpy as np\nimport pandas as pd")
+        k.baseline()
+        assert k.interpreter() == []
+        for cell in FAIR:
+            # Traced, as the check runs the cells a learner changed (thread starts are watched).
+            content = k.traced(cell)
+            assert content["status"] == "ok", (cell, content)
+        assert k.interpreter() == []
+    finally:
+        k.close()
+
+
+def test_without_a_baseline_the_interpreter_report_is_empty(shell):
+    _, probe = shell
+    probe._baseline.clear()
+    assert probe.interpreter().value is None

@@ -26,7 +26,12 @@ import {
 } from './check';
 import type { ICheckReport } from './check';
 import { ENVIRONMENT_USAGE, readEnvironmentOption } from './kernels';
-import { serverFor } from './server';
+import {
+  confirmServing,
+  serverFor,
+  ServerLostError,
+  whileServing
+} from './server';
 import type { IServerHandle } from './server';
 import { loadLocalCasebook } from './verify';
 
@@ -661,36 +666,57 @@ export async function batchCommand(
       dir
     );
     server = chosen.server;
-    report = await gradeSubmissions({
-      casebook: book,
-      casebookDir: dir,
-      submissionsDir,
-      cases,
-      jobs,
-      settings: chosen.server.settings,
-      serverRoot: chosen.serverRoot,
-      kernel: values.kernel,
-      environment,
-      timeoutMs: timeout * 1000,
-      // Without the disk cache the batch still runs each case's reference once.
-      cache: values['no-cache']
-        ? new MemoryReferenceCache()
-        : new FileReferenceCache(values['cache-dir'] ?? defaultCacheDir()),
-      onResult: (r, done, total) => console.error(progressLine(r, done, total))
-    });
+    report = await whileServing(
+      chosen.server,
+      gradeSubmissions({
+        casebook: book,
+        casebookDir: dir,
+        submissionsDir,
+        cases,
+        jobs,
+        settings: chosen.server.settings,
+        serverRoot: chosen.serverRoot,
+        kernel: values.kernel,
+        environment,
+        timeoutMs: timeout * 1000,
+        // Without the disk cache the batch still runs each case's reference once.
+        cache: values['no-cache']
+          ? new MemoryReferenceCache()
+          : new FileReferenceCache(values['cache-dir'] ?? defaultCacheDir()),
+        onResult: (r, done, total) =>
+          console.error(progressLine(r, done, total))
+      })
+    );
+    if (report.results.some(r => r.report?.grade === 'not-checked')) {
+      await confirmServing(chosen.server);
+    }
   } catch (reason) {
     if (reason instanceof CheckInputError) {
       return fail(reason.message);
+    }
+    if (reason instanceof ServerLostError) {
+      console.error(
+        `junobench check: ${reason.message}; the submissions were not all graded`
+      );
+      return 1;
     }
     throw reason;
   } finally {
     await server?.stop();
   }
-  if (jsonFile !== undefined) {
-    writeFileSync(jsonFile, JSON.stringify(report, cellNamesInJSON, 2));
-  }
-  if (values.html !== undefined) {
-    writeFileSync(values.html, batchHTML(report));
+  try {
+    if (jsonFile !== undefined) {
+      writeFileSync(jsonFile, JSON.stringify(report, cellNamesInJSON, 2));
+    }
+    if (values.html !== undefined) {
+      writeFileSync(values.html, batchHTML(report));
+    }
+  } catch (reason) {
+    // A full disk, a folder made read-only meanwhile: the grading is done, its report is not.
+    console.error(
+      `junobench check: cannot write the report: ${(reason as Error).message}`
+    );
+    return 2;
   }
   console.log(formatBatchSummary(report, jobs));
   if (jsonFile !== undefined) {

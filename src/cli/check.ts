@@ -29,6 +29,7 @@ import type {
   IReferenceCache
 } from '../kernel/repairCheck';
 import { PlanRunner } from '../kernel/runner';
+import { scratchSetup } from '../kernel/scratchSnippets';
 import type { IRunResult } from '../kernel/runner';
 import { renderRunStop } from '../kernel/stop';
 import { renderFinding } from '../repair/findings';
@@ -68,8 +69,11 @@ export const CHECK_USAGE = `Usage:
   default ~/.cache/junobench/reference) and judges the repair: it must run,
   not swallow an exception the reference does not raise, run the repaired
   statement, and leave the variables the reference's target cell sets alike.
-  Exit code 0: the repair passes; 1: it fails; 2: bad arguments or unreadable
-  input. --json prints the report as JSON.
+  A kernel that dies while a cell runs fails the repair (a reference fix's
+  leaves it not checked). Exit code 0: the repair passes; 1: it fails or could
+  not be checked; 2: bad arguments or unreadable input; 130/143: interrupted
+  (SIGINT/SIGTERM; the kernels and the server it started are stopped first).
+  --json prints the report as JSON.
 
   The form with --submissions grades a folder of notebooks:`;
 
@@ -229,7 +233,7 @@ export async function checkNotebook(
     environmentChoice: chosen.choice
   };
   const startKernel = (role: 'learner' | 'reference' | 'plain') =>
-    Private.startKernel(sessions, caseFromRoot, withKernel, role);
+    Private.startKernel(sessions, caseFromRoot, withKernel, role, c.name);
   try {
     if (options.mode === 'plain') {
       const plan = checkPlan();
@@ -543,14 +547,16 @@ namespace Private {
   }
 
   /**
-   * A fresh kernel whose working directory is the case folder (the session path sits inside
-   * it), for the learner's run or a reference run.
+   * A fresh kernel started in the case folder (the session path sits inside it), for the
+   * learner's run or a reference run. Its set-up moves it into a scratch copy of the case
+   * folder without the answer key (`scratchSetup`); `plain` runs stay in the case folder.
    */
   export async function startKernel(
     sessions: SessionManager,
     caseFromRoot: string,
     options: ICheckNotebookOptions,
-    role: 'learner' | 'reference' | 'plain'
+    role: 'learner' | 'reference' | 'plain',
+    caseName: string
   ): Promise<IFreshKernel> {
     const folder = caseFromRoot.split(path.sep).filter(Boolean).join('/');
     const name = `${options.caseName}.junobench-${role}-${uniqueSuffix()}.ipynb`;
@@ -570,9 +576,23 @@ namespace Private {
       connection.dispose();
       throw new Error('The session has no kernel.');
     }
+    // Paths as the kernel sees them from the case folder, its working directory.
+    const scratch =
+      role === 'plain'
+        ? null
+        : scratchSetup({
+            caseFolder: '.',
+            casebook:
+              path.relative(
+                path.resolve(options.serverRoot, caseFromRoot),
+                path.resolve(options.casebookDir)
+              ) || '.',
+            caseName
+          });
     return {
       kernel,
-      setupCode: '',
+      setupCode: scratch?.setupCode ?? '',
+      reportExpression: scratch?.reportExpression ?? null,
       dispose: async () => {
         await connection.shutdown().catch(() => undefined);
         connection.dispose();

@@ -27,7 +27,13 @@ import {
 } from './check';
 import { ENVIRONMENT_OPTION, readEnvironmentOption } from './kernels';
 import { fallbackNote } from '../kernel/environment';
-import { KERNEL_OPTIONS, serverFor } from './server';
+import {
+  confirmServing,
+  KERNEL_OPTIONS,
+  serverFor,
+  ServerLostError,
+  whileServing
+} from './server';
 import type { IServerHandle } from './server';
 import { loadLocalCasebook } from './verify';
 
@@ -128,21 +134,27 @@ export async function checkCommand(args: string[]): Promise<number> {
     );
     server = chosen.server;
     const serverRoot = chosen.serverRoot;
-    const report = await checkNotebook({
-      casebook: book,
-      casebookDir: dir,
-      caseName,
-      notebook,
-      notebookLabel: notebookArg,
-      settings: chosen.server.settings,
-      serverRoot,
-      kernel: values.kernel,
-      environment,
-      timeoutMs: timeout * 1000,
-      cache: values['no-cache']
-        ? null
-        : new FileReferenceCache(values['cache-dir'] ?? defaultCacheDir())
-    });
+    const report = await whileServing(
+      chosen.server,
+      checkNotebook({
+        casebook: book,
+        casebookDir: dir,
+        caseName,
+        notebook,
+        notebookLabel: notebookArg,
+        settings: chosen.server.settings,
+        serverRoot,
+        kernel: values.kernel,
+        environment,
+        timeoutMs: timeout * 1000,
+        cache: values['no-cache']
+          ? null
+          : new FileReferenceCache(values['cache-dir'] ?? defaultCacheDir())
+      })
+    );
+    if (report.grade === 'not-checked') {
+      await confirmServing(chosen.server);
+    }
     const note = report.environmentChoice
       ? fallbackNote(report.environmentChoice)
       : null;
@@ -159,6 +171,12 @@ export async function checkCommand(args: string[]): Promise<number> {
     if (reason instanceof CheckInputError) {
       console.error(`junobench check: ${reason.message}`);
       return 2;
+    }
+    if (reason instanceof ServerLostError) {
+      console.error(
+        `junobench check: ${reason.message}; the repair was not checked`
+      );
+      return 1;
     }
     throw reason;
   } finally {

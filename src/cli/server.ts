@@ -4,11 +4,13 @@
 import { spawn } from 'child_process';
 import type { ChildProcess } from 'child_process';
 import { randomBytes } from 'crypto';
-import { appendFileSync } from 'fs';
+import { appendFileSync, readdirSync, readFileSync } from 'fs';
 import * as net from 'net';
 import * as path from 'path';
 
 import { ServerConnection } from '@jupyterlab/services';
+
+import { onExit } from './node';
 
 /** A running Jupyter server the command line talks to. */
 export interface IServerHandle {
@@ -22,6 +24,31 @@ export interface IServerHandle {
   stop(): Promise<void>;
   /** The last lines the server we started wrote to its log (empty for an external one). */
   log(): string;
+  /**
+   * Resolves, with why in a sentence, when a server we started ends before
+   * `stop()` asked it to (never for an external one): see `whileServing`.
+   */
+  lost: Promise<string>;
+}
+
+/** The server a command runs on ended under it (see `whileServing`). */
+export class ServerLostError extends Error {}
+
+/**
+ * What `work` resolves to, unless the server we started ends first: then a
+ * `ServerLostError` that says so, at once, rather than requests that wait for
+ * a server that is gone.
+ */
+export function whileServing<T>(
+  server: IServerHandle,
+  work: Promise<T>
+): Promise<T> {
+  return Promise.race([
+    work,
+    server.lost.then(why => {
+      throw new ServerLostError(why);
+    })
+  ]);
 }
 
 /**
@@ -62,8 +89,34 @@ export function externalServer(url: string, token: string): IServerHandle {
     token,
     settings: settingsFor(url, token),
     stop: async () => undefined,
-    log: () => ''
+    log: () => '',
+    lost: new Promise<string>(() => undefined)
   };
+}
+
+/**
+ * The environment variable that marks a started server and every process it
+ * starts (its kernels inherit it), so that none of them outlives `stop()`.
+ */
+export const SERVER_MARK_ENV = 'JUNOBENCH_SERVER_MARK';
+
+/**
+ * Throw `ServerLostError` when the server we started goes away within `ms`:
+ * a server killed under a check fails its requests (and so leaves the repair
+ * not checked) a moment before its exit is seen. Called on such a verdict,
+ * so that it names the server rather than the failed requests.
+ */
+export async function confirmServing(
+  server: IServerHandle,
+  ms = 1000
+): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await whileServing(
+    server,
+    new Promise<void>(resolve => {
+      timer = setTimeout(resolve, ms);
+    })
+  ).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -74,6 +127,15 @@ export function externalServer(url: string, token: string): IServerHandle {
  * took more than one in CI), or until it exits. With `logFile`, everything the
  * server writes to its log is also appended to that file (the test suite keeps
  * its shared server's log this way, to show why a kernel failed).
+ *
+ * The server, and every process it starts, carries a mark of its own in its
+ * environment (`SERVER_MARK_ENV`): `stop()` asks the server to stop (it shuts
+ * its kernels down), kills it after 8 s, then kills whatever still carries the
+ * mark (Linux), so that no kernel outlives it. Until `stop()` the server is
+ * registered with `onExit` (src/cli/node.ts). With `ownProcessGroup` it runs
+ * in a process group of its own, so that a terminal's Ctrl-C reaches only
+ * this process, which then stops the server in order (the command line does
+ * this; its group is killed with it).
  */
 export async function startServer(options: {
   rootDir: string;
@@ -83,9 +145,11 @@ export async function startServer(options: {
   port?: number;
   token?: string;
   logFile?: string;
+  ownProcessGroup?: boolean;
 }): Promise<IServerHandle> {
   const port = options.port ?? (await freePort());
   const token = options.token ?? randomBytes(24).toString('hex');
+  const url = `http://127.0.0.1:${port}/`;
   const args = [
     'server',
     '--no-browser',
@@ -98,10 +162,38 @@ export async function startServer(options: {
     ...(process.getuid && process.getuid() === 0 ? ['--allow-root'] : []),
     ...(options.extraArgs ?? [])
   ];
+  const mark = randomBytes(12).toString('hex');
+  const group = options.ownProcessGroup ?? false;
   const child = spawn(options.command ?? 'jupyter', args, {
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, MPLBACKEND: process.env.MPLBACKEND ?? 'Agg' }
+    detached: group,
+    env: {
+      ...process.env,
+      MPLBACKEND: process.env.MPLBACKEND ?? 'Agg',
+      [SERVER_MARK_ENV]: mark
+    }
   });
+  const unregister = onExit({
+    kind: 'server',
+    stop: () => stop(),
+    stopNow: () => Private.signal(child, group, 'SIGTERM')
+  });
+  let stopping = false;
+  const stop = async () => {
+    stopping = true;
+    unregister();
+    await stopChild(child, group);
+    Private.killMarked(mark);
+  };
+  const lost = new Promise<string>(resolve =>
+    child.once('exit', (code, sig) => {
+      if (!stopping) {
+        resolve(
+          `the Jupyter server it started (${url}) stopped ${sig ? `on signal ${sig}` : `with exit code ${code}`} while it ran`
+        );
+      }
+    })
+  );
   let stderr = '';
   child.stderr?.on('data', chunk => {
     stderr = (stderr + String(chunk)).slice(-Private.LOG_CHARS);
@@ -113,7 +205,6 @@ export async function startServer(options: {
       }
     }
   });
-  const url = `http://127.0.0.1:${port}/`;
   const settings = settingsFor(url, token);
   const limitMs = options.timeoutMs ?? 180000;
   const deadline = Date.now() + limitMs;
@@ -128,6 +219,7 @@ export async function startServer(options: {
   });
   for (;;) {
     if (failed !== null) {
+      unregister();
       const reason = failed as NodeJS.ErrnoException;
       throw new Error(
         reason.code === 'ENOENT'
@@ -136,12 +228,13 @@ export async function startServer(options: {
       );
     }
     if (exited !== null) {
+      await stop();
       throw new Error(
         `jupyter server exited with code ${exited} before answering:\n${stderr.slice(-4000)}`
       );
     }
     if (Date.now() > deadline) {
-      child.kill('SIGKILL');
+      await stop();
       throw new Error(
         `jupyter server did not answer within ${Math.round(limitMs / 1000)} s:\n${stderr.slice(-4000)}`
       );
@@ -160,25 +253,33 @@ export async function startServer(options: {
     url,
     token,
     settings,
-    stop: () => stopChild(child),
-    log: () => stderr
+    stop,
+    log: () => stderr,
+    lost
   };
 }
 
 /**
- * Ask the server to stop, then make sure it did.
+ * Ask the server to stop (it shuts its kernels down), kill it after 8 s, and
+ * with its own process group, kill what is left in that group.
  */
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) {
-    return;
+async function stopChild(child: ChildProcess, group: boolean): Promise<void> {
+  // A server killed by a signal (one that went away) has a signal code and no exit code.
+  if (child.exitCode === null && child.signalCode === null) {
+    const done = new Promise<void>(resolve =>
+      child.once('exit', () => resolve())
+    );
+    Private.signal(child, group, 'SIGTERM');
+    const timer = setTimeout(
+      () => Private.signal(child, group, 'SIGKILL'),
+      8000
+    );
+    await done;
+    clearTimeout(timer);
   }
-  const done = new Promise<void>(resolve =>
-    child.once('exit', () => resolve())
-  );
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 8000);
-  await done;
-  clearTimeout(timer);
+  if (group) {
+    Private.signal(child, true, 'SIGKILL');
+  }
 }
 
 /**
@@ -225,7 +326,7 @@ export async function serverFor(
     };
   }
   return {
-    server: await startServer({ rootDir: casebookDir }),
+    server: await startServer({ rootDir: casebookDir, ownProcessGroup: true }),
     serverRoot: casebookDir
   };
 }
@@ -250,6 +351,54 @@ export function serverForOptions(
 namespace Private {
   /** How much of a started server's log is kept (its end). */
   export const LOG_CHARS = 65536;
+
+  /**
+   * Send a signal to a started server, or to its whole process group; a
+   * process already gone is no error.
+   */
+  export function signal(
+    child: ChildProcess,
+    group: boolean,
+    sig: NodeJS.Signals
+  ): void {
+    try {
+      if (group && child.pid) {
+        process.kill(-child.pid, sig);
+      } else if (child.exitCode === null && child.signalCode === null) {
+        child.kill(sig);
+      }
+    } catch {
+      // Already gone.
+    }
+  }
+
+  /**
+   * Kill every process that still carries a server's mark in its environment
+   * (a kernel its server could not shut down before it was killed). Reads
+   * `/proc`, so Linux only; elsewhere the server's own shutdown is all.
+   */
+  export function killMarked(mark: string): void {
+    const needle = `${SERVER_MARK_ENV}=${mark}\0`;
+    let entries: string[];
+    try {
+      entries = readdirSync('/proc');
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const pid = Number(entry);
+      if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid) {
+        continue;
+      }
+      try {
+        if (readFileSync(`/proc/${pid}/environ`, 'latin1').includes(needle)) {
+          process.kill(pid, 'SIGKILL');
+        }
+      } catch {
+        // Gone meanwhile, or another user's.
+      }
+    }
+  }
 
   /** The constructor of the `ws` package, which Node's services use. */
   type NodeWebSocket = new (

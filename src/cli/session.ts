@@ -8,6 +8,7 @@ import { startSession } from '../kernel/freshSession';
 import { PlanRunner } from '../kernel/runner';
 import type { IRunResult } from '../kernel/runner';
 import type { IReplayPlan } from '../replay/types';
+import { onExit } from './node';
 
 /**
  * Start a session at `path` (its folder becomes the kernel's working
@@ -51,14 +52,16 @@ export async function runInFreshKernel(
 
 /**
  * A session manager (over its own kernel manager) for a server, and how to
- * dispose of both.
+ * dispose of both. Each session it starts is registered with `onExit` until
+ * its connection is disposed of, so that an interrupted command shuts its
+ * kernels down, on a private server or on one given with `--server`.
  */
 export function sessionsFor(settings: ServerConnection.ISettings): {
   sessions: SessionManager;
   dispose(): void;
 } {
   const kernelManager = new KernelManager({ serverSettings: settings });
-  const sessions = new SessionManager({
+  const sessions = new Private.ShutDownOnExit({
     kernelManager,
     serverSettings: settings
   });
@@ -69,4 +72,23 @@ export function sessionsFor(settings: ServerConnection.ISettings): {
       kernelManager.dispose();
     }
   };
+}
+
+namespace Private {
+  /** A session manager whose sessions are shut down when the process ends. */
+  export class ShutDownOnExit extends SessionManager {
+    /** Start a session, and register it until its connection is disposed of. */
+    async startNew(
+      ...args: Parameters<SessionManager['startNew']>
+    ): Promise<Session.ISessionConnection> {
+      const connection = await super.startNew(...args);
+      const unregister = onExit({
+        kind: 'kernel',
+        stop: () => connection.shutdown(),
+        stopNow: () => undefined
+      });
+      connection.disposed.connect(unregister);
+      return connection;
+    }
+  }
 }

@@ -98,3 +98,26 @@ export const EVIDENCE_ENVIRONMENT_EXPRESSION =
 /** The user_expressions entry that returns the report as JSON. */
 export const EVIDENCE_REPORT_EXPRESSION =
   '__import__("sys")._junobench_check.report()';
+
+/**
+ * The user_expressions entry that returns, at the end of a run, the element-wise summary of
+ * the user names in `want` (every user name when null).
+ */
+export function finalStateExpression(want: string[] | null): string {
+  return `__import__("sys")._junobench_check.final(${want ? JSON.stringify(want) : 'None'})`;
+}
+
+/**
+ * Code run silently after a check kernel's set-up code, before the notebook's first cell: the
+ * interpreter's baseline, which the end-of-run report compares with (nothing where the probe
+ * could not be installed).
+ */
+export const EVIDENCE_BASELINE_CODE =
+  'getattr(__import__("sys"), "_junobench_check", None) and __import__("sys")._junobench_check.baseline()';
+
+/**
+ * The user_expressions entry that returns, at the end of a run, what the notebook changed in
+ * how the interpreter runs code since the baseline, as `[{kind, name, count}]`.
+ */
+export const EVIDENCE_INTERPRETER_EXPRESSION =
+  '__import__("sys")._junobench_check.interpreter()';

@@ -16,16 +16,24 @@ import type {
 } from '../repair/check';
 import type { ReferenceProblem } from '../repair/findings';
 import {
+  compareSummaries,
   readProbeReport,
   readReferenceEvidence,
   referenceEvidence
 } from '../repair/evidence';
 import type {
+  CompareMode,
   IProbeReport,
+  IReferenceEffect,
   IReferenceEvidence,
-  ITraceReport
+  ITraceReport,
+  IValueSummary
 } from '../repair/evidence';
 import { alignNotebooks } from '../repair/align';
+import { readAccessReport } from '../repair/access';
+import { readInterpreterReport } from '../repair/interpreter';
+import type { IInterpreterChange } from '../repair/interpreter';
+import type { IAccessReport } from '../repair/access';
 import {
   recordedPlan,
   sourceText,
@@ -41,13 +49,16 @@ import type {
 import { compareEnvironment } from './drift';
 import type { IEnvironmentProbe } from './drift';
 import {
+  EVIDENCE_BASELINE_CODE,
   EVIDENCE_ENVIRONMENT_EXPRESSION,
+  EVIDENCE_INTERPRETER_EXPRESSION,
   EVIDENCE_REPORT_EXPRESSION,
   EVIDENCE_STOP_CODE,
   PROBE_HASH,
   PROBE_VERSION,
   evidenceInstallCode,
-  evidenceStartCode
+  evidenceStartCode,
+  finalStateExpression
 } from './evidenceSnippets';
 import { BENCHMARK_PINS } from './pins';
 import { probeEnvironment } from './probe';
@@ -60,6 +71,11 @@ export interface IFreshKernel {
   kernel: Kernel.IKernelConnection;
   /** Code run silently first (e.g. to change into the case folder), or ''. */
   setupCode: string;
+  /**
+   * The `user_expressions` entry that returns what the notebook touched outside its data
+   * (the guard of the scratch copy `setupCode` made, see `scratchSetup`), or null.
+   */
+  reportExpression?: string | null;
   /** Shut the kernel down. */
   dispose(): Promise<void>;
 }
@@ -105,10 +121,14 @@ export interface IRepairCheckOptions {
   fixed: INotebookJSON;
   /** The case's root cause is notebook specific. */
   notebookSpecific: boolean;
-  /** The learner's target cell id, when the working copy records it. */
-  targetCellId?: string | null;
   /** Start a fresh kernel in the case folder. */
   startKernel: (role: 'learner' | 'reference') => Promise<IFreshKernel>;
+  /**
+   * The learner's live kernel's input history of its current session (`history[n]` is
+   * input `n`), read from the kernel itself; when given, the live kernel is replayed from
+   * it instead of from the saved notebook's prompts (which are claims).
+   */
+  liveHistory?: string[] | null;
   /** Per-cell timeout in ms (0: none). */
   timeoutMs: number;
   /** Where reference evidence is cached (null: run the reference every time). */
@@ -160,8 +180,7 @@ export async function runRepairCheck(
 ): Promise<IRepairCheckResult> {
   const reference = { reproduced: options.reproduced, fixed: options.fixed };
   const plan = planCheck(options.learner, reference, {
-    notebookSpecific: options.notebookSpecific,
-    targetCellId: options.targetCellId
+    notebookSpecific: options.notebookSpecific
   });
   const learnerKernel = await options.startKernel('learner');
   try {
@@ -185,7 +204,7 @@ export async function runRepairCheck(
               : `${learnerKernel.kernel.name}:${JSON.stringify(environment)}`
           );
     const key = [
-      'v3',
+      'v4',
       `probe${PROBE_VERSION}-${PROBE_HASH}`,
       options.caseName,
       Private.hash(Private.notebookText(options.reproduced)),
@@ -212,12 +231,32 @@ export async function runRepairCheck(
         : Promise.resolve(null);
     const [run, outcome, live] = await Promise.all([
       runner.run(plan, {
-        setupCode: learnerKernel.setupCode || undefined,
+        // The interpreter's baseline is taken after the check's own set-up code.
+        setupCode: [learnerKernel.setupCode, EVIDENCE_BASELINE_CODE]
+          .filter(Boolean)
+          .join('\n'),
         instrument: Private.instrument(plan.traced, plan.targetCellIndex, want)
       }),
       referencePromise,
       livePromise
     ]);
+    const access = await Private.access(runner, learnerKernel);
+    const interpreter = await Private.interpreter(runner);
+    // What the notebook finally leaves: the reference's results (every name while they are
+    // not known yet), read from the same kernel once the run is over.
+    const final =
+      run.status === 'completed' && needReference
+        ? Private.readFinal(
+            await runner
+              .evaluate(
+                '',
+                finalStateExpression(
+                  cached?.final ? Object.keys(cached.final) : null
+                )
+              )
+              .catch(() => null)
+          )
+        : null;
     const referenceMs = cached || !needReference ? 0 : Date.now() - started;
     if (outcome.evidence && !cached && options.cache && environment !== null) {
       await options.cache.set(key, outcome.evidence);
@@ -226,7 +265,10 @@ export async function runRepairCheck(
       reference: outcome.evidence,
       referenceError: outcome.error,
       live,
-      environment: drift
+      environment: drift,
+      final,
+      access: { fresh: access, live: live?.access ?? null },
+      interpreter
     });
     return {
       plan,
@@ -251,6 +293,50 @@ export async function runRepairCheck(
 }
 
 namespace Private {
+  /** What the notebook touched outside its data, when the kernel's guard reports it. */
+  export async function access(
+    runner: PlanRunner,
+    fresh: IFreshKernel
+  ): Promise<IAccessReport | null> {
+    if (!fresh.reportExpression) {
+      return null;
+    }
+    return readAccessReport(
+      await runner.evaluate('', fresh.reportExpression).catch(() => null)
+    );
+  }
+
+  /** What the run changed in how the interpreter runs code, or null when the probe cannot say. */
+  export async function interpreter(
+    runner: PlanRunner
+  ): Promise<IInterpreterChange[] | null> {
+    return readInterpreterReport(
+      await runner
+        .evaluate('', EVIDENCE_INTERPRETER_EXPRESSION)
+        .catch(() => null)
+    );
+  }
+
+  /** The probe's end-of-run summaries, or null when it did not answer with them. */
+  export function readFinal(
+    value: unknown
+  ): Record<string, IValueSummary> | null {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      return null;
+    }
+    const out: Record<string, IValueSummary> = {};
+    for (const [name, summary] of Object.entries(value)) {
+      if (
+        summary !== null &&
+        typeof summary === 'object' &&
+        typeof (summary as IValueSummary).type === 'string'
+      ) {
+        out[name] = summary as IValueSummary;
+      }
+    }
+    return out;
+  }
+
   /** The reference evidence, or why there is none. */
   export interface IReferenceOutcome {
     evidence: IReferenceEvidence | null;
@@ -372,6 +458,14 @@ namespace Private {
   ): Promise<ILiveEvidence | null> {
     const target = plan.targetCellIndex!;
     const learner = options.learner;
+    if (options.liveHistory) {
+      return runLive(
+        options,
+        plan,
+        historySteps(options.liveHistory, learner, target),
+        want
+      );
+    }
     const reproduced = options.reproduced;
     const counts = reproduced.cells
       .map(c => c.execution_count)
@@ -442,6 +536,58 @@ namespace Private {
         isTarget: k === last
       }))
     ];
+    return runLive(options, plan, steps, want);
+  }
+
+  /**
+   * The live kernel's own history replayed: every input of its current session in the order
+   * it ran (`history[n]` is input `n`), up to the last input that is the target cell's code
+   * as it is now, which is probed. No such input: the learner has not run the target since
+   * (or edited it after running it). The saved prompts are not read: they are claims.
+   */
+  export function historySteps(
+    history: string[],
+    learner: INotebookJSON,
+    target: number
+  ): IPlanStep[] | null {
+    const code = (text: string) => text.replace(/\s+$/gm, '').trim();
+    const mine = code(stripMarkers(sourceText(learner.cells[target])));
+    let last = -1;
+    history.forEach((input, n) => {
+      if (n > 0 && mine && code(input ?? '') === mine) {
+        last = n;
+      }
+    });
+    if (last < 0) {
+      return null;
+    }
+    const codeIndex = learner.cells
+      .slice(0, target)
+      .filter(c => c.cell_type === 'code').length;
+    return history.slice(1, last + 1).map((input, k) => ({
+      cellIndex: k + 1 === last ? target : -1 - k,
+      codeCellIndex: k + 1 === last ? codeIndex : -1,
+      executionCount: k + 1,
+      source: input ?? '',
+      run: 1 as const,
+      isTarget: k + 1 === last
+    }));
+  }
+
+  /**
+   * Replay the live kernel's steps in a fresh kernel, errors not stopping it, the last step
+   * (the target's last run) probed; null when no kernel could start.
+   */
+  async function runLive(
+    options: IRepairCheckOptions,
+    plan: ICheckPlan,
+    steps: IPlanStep[] | null,
+    want?: string[]
+  ): Promise<ILiveEvidence | null> {
+    const source = options.liveHistory ? 'history' : 'prompts';
+    if (!steps) {
+      return { run: null, learnerRanTarget: false, source };
+    }
     const probed = steps.length - 1;
     let fresh: IFreshKernel;
     try {
@@ -476,7 +622,12 @@ namespace Private {
               : null
         }
       );
-      return { run, learnerRanTarget: true };
+      return {
+        run,
+        learnerRanTarget: true,
+        source,
+        access: await access(runner, fresh)
+      };
     } finally {
       await fresh.dispose();
     }
@@ -521,7 +672,7 @@ namespace Private {
     const plan = planCheck(
       options.fixed,
       { reproduced: options.reproduced, fixed: options.fixed },
-      { notebookSpecific: options.notebookSpecific, targetCellId: null }
+      { notebookSpecific: options.notebookSpecific }
     );
     if (plan.targetCellIndex === null) {
       return {
@@ -539,27 +690,83 @@ namespace Private {
     if (failed && 'code' in failed) {
       return { evidence: null, error: failed };
     }
-    const [first, second] = runs as Array<{
-      target: IProbeReport;
-      others: ITraceReport[];
-    }>;
+    const [first, second] = runs as IReferenceRun[];
     const after = options.fixed.cells
       .slice(plan.targetCellIndex + 1)
       .filter(c => c.cell_type === 'code')
       .map(c => sourceText(c));
+    const learned = referenceEvidence(
+      first.target,
+      second.target,
+      [...first.others, ...second.others],
+      after,
+      PROBE_VERSION
+    );
     return {
       evidence: {
-        ...referenceEvidence(
-          first.target,
-          second.target,
-          [...first.others, ...second.others],
-          after,
-          PROBE_VERSION
-        ),
-        reproducedFresh: fresh
+        ...learned,
+        reproducedFresh: fresh,
+        ...(first.final
+          ? { final: finalEffects(first, second, learned.effects) }
+          : {}),
+        // The changes of either run, once each.
+        interpreter: [
+          ...(first.interpreter ?? []),
+          ...(second.interpreter ?? [])
+        ].filter(
+          (c, i, all) =>
+            all.findIndex(o => o.kind === c.kind && o.name === c.name) === i
+        )
       },
       error: undefined
     };
+  }
+
+  /** One reference run: its target's report, the other traced cells, its end state. */
+  interface IReferenceRun {
+    target: IProbeReport;
+    others: ITraceReport[];
+    final: Record<string, IValueSummary> | null;
+    /** What it changed in how the interpreter runs code (null: the kernel could not say). */
+    interpreter: IInterpreterChange[] | null;
+  }
+
+  /**
+   * The target's results and the data it computes on the way (not the tools it used: an
+   * estimator, a model, a definition, which a later cell may re-create for its own use) as
+   * the reference holds them at the end of its run, each compared by values where both runs
+   * agree on them, else by structure or type.
+   */
+  function finalEffects(
+    first: IReferenceRun,
+    second: IReferenceRun,
+    effects: Record<string, IReferenceEffect>
+  ): Record<string, IReferenceEffect> {
+    const out: Record<string, IReferenceEffect> = {};
+    for (const [name, summary] of Object.entries(first.final ?? {})) {
+      const effect = effects[name];
+      if (!effect) {
+        continue;
+      }
+      const tool =
+        ['fitted', 'built', 'params', 'definition'].some(
+          k => k in effect.summary
+        ) || effect.summary.type === 'module';
+      if (effect.role !== 'result' && tool) {
+        continue;
+      }
+      const change = effect.change;
+      const other = second.final?.[name];
+      const mode: CompareMode = !other
+        ? 'type'
+        : !compareSummaries(summary, other, 'values')
+          ? 'values'
+          : !compareSummaries(summary, other, 'structure')
+            ? 'structure'
+            : 'type';
+      out[name] = { change, summary, mode, role: effect.role };
+    }
+    return out;
   }
 
   /**
@@ -569,9 +776,7 @@ namespace Private {
   async function runReference(
     plan: ICheckPlan,
     options: IRepairCheckOptions
-  ): Promise<
-    { target: IProbeReport; others: ITraceReport[] } | ReferenceProblem
-  > {
+  ): Promise<IReferenceRun | ReferenceProblem> {
     let fresh: IFreshKernel;
     try {
       fresh = await options.startKernel('reference');
@@ -586,17 +791,21 @@ namespace Private {
         kernel: fresh.kernel,
         timeoutMs: options.timeoutMs
       });
-      const run = await runner.run(referencePlan(options.fixed, plan), {
-        setupCode: [fresh.setupCode, evidenceInstallCode()]
+      const run = await runner.run(referencePlan(options.fixed, plan, true), {
+        setupCode: [
+          fresh.setupCode,
+          evidenceInstallCode(),
+          EVIDENCE_BASELINE_CODE
+        ]
           .filter(Boolean)
           .join('\n'),
         instrument: instrument(plan.traced, plan.targetCellIndex)
       });
-      if (run.status !== 'completed') {
+      const target = run.steps.find(r => r.step.isTarget);
+      if (!target || target.error) {
         return { code: 'stopped', stop: run.stop };
       }
-      const target = run.steps.find(r => r.step.isTarget);
-      const report = readProbeReport(target?.probe);
+      const report = readProbeReport(target.probe);
       if (!report?.effect) {
         return { code: 'no-report' };
       }
@@ -604,7 +813,23 @@ namespace Private {
         .filter(r => !r.step.isTarget)
         .map(r => readProbeReport(r.probe)?.trace ?? null)
         .filter((t): t is ITraceReport => t !== null);
-      return { target: report, others };
+      // The end state only of a run that went to its end (after the target, a reference that
+      // stops short still says what its target does).
+      const names = Object.keys(report.effect.changes);
+      const final =
+        run.status === 'completed'
+          ? readFinal(
+              await runner
+                .evaluate('', finalStateExpression(names))
+                .catch(() => null)
+            )
+          : null;
+      return {
+        target: report,
+        others,
+        final,
+        interpreter: await interpreter(runner)
+      };
     } finally {
       await fresh.dispose();
     }
@@ -618,7 +843,8 @@ namespace Private {
    */
   export function referencePlan(
     fixed: INotebookJSON,
-    plan: ICheckPlan
+    plan: ICheckPlan,
+    whole = false
   ): IReplayPlan {
     const target = plan.targetCellIndex!;
     const recorded = recordedPlan(fixed);
@@ -631,14 +857,16 @@ namespace Private {
     if (last < 0) {
       return {
         ...plan,
-        steps: plan.steps.filter(s => s.cellIndex <= target)
+        steps: whole
+          ? plan.steps
+          : plan.steps.filter(s => s.cellIndex <= target)
       };
     }
     return {
       kind: 'recorded',
       target: plan.target,
       steps: recorded.steps
-        .slice(0, last + 1)
+        .slice(0, whole ? recorded.steps.length : last + 1)
         .map((s, k) => ({ ...s, isTarget: k === last }))
     };
   }

@@ -276,7 +276,7 @@ export class PlanRunner {
         error = Private.toError((msg as KernelMessage.IErrorMsg).content);
       }
     };
-    const reply = await future.done;
+    const reply = await Private.whileAlive(this._kernel, future.done);
     const content = reply.content;
     if (content.status === 'error' || error) {
       const err: ICellError =
@@ -303,13 +303,16 @@ export class PlanRunner {
    */
   private async _collect(code: string, expression: string): Promise<unknown> {
     try {
-      const reply = await this._kernel.requestExecute({
-        code,
-        silent: true,
-        store_history: false,
-        stop_on_error: false,
-        user_expressions: { junobench: expression }
-      }).done;
+      const reply = await Private.whileAlive(
+        this._kernel,
+        this._kernel.requestExecute({
+          code,
+          silent: true,
+          store_history: false,
+          stop_on_error: false,
+          user_expressions: { junobench: expression }
+        }).done
+      );
       const content = reply.content;
       if (content.status !== 'ok') {
         return null;
@@ -702,6 +705,82 @@ namespace Private {
 
   /** Give up on a kernel the server cannot be asked about after this long. */
   export const LOST_AFTER_MS = 15000;
+
+  /**
+   * What `work` resolves to, or a rejection once the kernel can no longer
+   * answer: its connection disposed of or given up (`disconnected`), the
+   * kernel dead, or, while its websocket is down, a server that no longer
+   * knows the kernel or cannot be asked for `LOST_AFTER_MS` (as a step's
+   * watch in `_runStep` decides). A silent request to a kernel that went away
+   * would otherwise wait for ever.
+   */
+  export function whileAlive<T>(
+    kernel: Kernel.IKernelConnection,
+    work: Promise<T>
+  ): Promise<T> {
+    const gone = new PromiseDelegate<never>();
+    let settled = false;
+    let probe: ReturnType<typeof setTimeout> | null = null;
+    let lostSince: number | null = null;
+    const giveUp = () => {
+      settled = true;
+      gone.reject(new Error('The kernel went away.'));
+    };
+    const ask = async () => {
+      probe = null;
+      if (settled || kernel.connectionStatus === 'connected') {
+        lostSince = null;
+        return;
+      }
+      try {
+        const model = await KernelAPI.getKernelModel(
+          kernel.id,
+          kernel.serverSettings
+        );
+        lostSince = null;
+        if (!model || model.execution_state === 'dead') {
+          giveUp();
+          return;
+        }
+      } catch {
+        lostSince = lostSince ?? now();
+        if (now() - lostSince > LOST_AFTER_MS) {
+          giveUp();
+          return;
+        }
+      }
+      if (!settled) {
+        probe = setTimeout(() => void ask(), PROBE_MS);
+      }
+    };
+    const check = () => {
+      if (settled) {
+        return;
+      }
+      if (
+        kernel.isDisposed ||
+        kernel.connectionStatus === 'disconnected' ||
+        kernel.status === 'dead'
+      ) {
+        giveUp();
+      } else if (kernel.connectionStatus !== 'connected' && probe === null) {
+        probe = setTimeout(() => void ask(), PROBE_MS);
+      }
+    };
+    kernel.connectionStatusChanged.connect(check);
+    kernel.statusChanged.connect(check);
+    kernel.disposed.connect(check);
+    check();
+    return Promise.race([work, gone.promise]).finally(() => {
+      settled = true;
+      if (probe !== null) {
+        clearTimeout(probe);
+      }
+      kernel.connectionStatusChanged.disconnect(check);
+      kernel.statusChanged.disconnect(check);
+      kernel.disposed.disconnect(check);
+    });
+  }
 
   export interface IRunState {
     cancelled: boolean;

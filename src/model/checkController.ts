@@ -18,7 +18,9 @@ import {
 } from '../kernel/freshSession';
 import { MemoryReferenceCache, runRepairCheck } from '../kernel/repairCheck';
 import type { IFreshKernel, IReferenceCache } from '../kernel/repairCheck';
-import { chdirCode } from '../kernel/snippets';
+import { readInputHistory } from '../kernel/history';
+import { scratchSetup } from '../kernel/scratchSnippets';
+import type { IScratchOptions } from '../kernel/scratchSnippets';
 import { readWorkingCopyMeta } from './workingCopy';
 import { readServerNotebook } from './workspace';
 import { renderStatus } from '../repair/findings';
@@ -108,8 +110,17 @@ export class CheckController {
           PathExt.join(meta.caseFolder, `${c.name}_fixed.ipynb`)
         )
       ]);
-      const kernelName =
-        panel.sessionContext.session?.kernel?.name ?? 'python3';
+      const live = panel.sessionContext.session?.kernel ?? null;
+      const kernelName = live?.name ?? 'python3';
+      // A notebook-specific case is judged on the live kernel too: its own input history is
+      // the evidence of what ran there (the saved prompts are claims); the prompts are the
+      // fallback when the kernel cannot say (not IPython, busy, gone).
+      const liveHistory =
+        c.notebookSpecific && live
+          ? await readInputHistory(live, 10000)
+              .then(h => h.history)
+              .catch(() => null)
+          : null;
       const rel =
         PathExt.relative(
           PathExt.dirname(panel.context.path),
@@ -121,8 +132,21 @@ export class CheckController {
         reproduced,
         fixed,
         notebookSpecific: c.notebookSpecific,
-        targetCellId: meta.targetCellId,
-        startKernel: role => this._startKernel(kernelName, rel, role),
+        liveHistory,
+        startKernel: role =>
+          this._startKernel(
+            kernelName,
+            {
+              caseFolder: rel,
+              casebook: Private.casebookFrom(
+                PathExt.dirname(panel.context.path),
+                meta.caseFolder,
+                c.files.folder
+              ),
+              caseName: c.name
+            },
+            role
+          ),
         timeoutMs: this._options.timeoutMs(),
         cache: this._options.referenceCache ?? this._cache
       });
@@ -213,11 +237,11 @@ export class CheckController {
 
   /**
    * A fresh kernel beside the working copy (never the learner's live one) that
-   * changes into the case folder first.
+   * moves into a scratch copy of the case folder, without the answer key, first.
    */
   private async _startKernel(
     kernelName: string,
-    caseFolder: string,
+    scratch: IScratchOptions,
     role: 'learner' | 'reference'
   ): Promise<IFreshKernel> {
     const { panel, sessions, trans } = this._options;
@@ -238,9 +262,11 @@ export class CheckController {
       session.dispose();
       throw new Error(trans.__('no kernel could be started for the check'));
     }
+    const setup = scratchSetup(scratch);
     return {
       kernel,
-      setupCode: chdirCode(caseFolder),
+      setupCode: setup.setupCode,
+      reportExpression: setup.reportExpression,
       dispose: async () => {
         await session.shutdown().catch(() => undefined);
         session.dispose();
@@ -337,5 +363,26 @@ export namespace CheckController {
     blockedBy?: () => string | null;
     /** How long a fresh kernel has to answer its first request (default 180 s). */
     kernelReadyMs?: number;
+  }
+}
+
+namespace Private {
+  /**
+   * The casebook's root folder seen from `from` (the working copy's folder): the case
+   * folder without the case's casebook-relative path, or null when it does not end so.
+   */
+  export function casebookFrom(
+    from: string,
+    caseFolder: string,
+    folder: string | null
+  ): string | null {
+    if (!folder || !caseFolder.endsWith(folder)) {
+      return null;
+    }
+    const root = caseFolder.slice(0, caseFolder.length - folder.length);
+    if (root !== '' && !root.endsWith('/')) {
+      return null;
+    }
+    return PathExt.relative(from, root.replace(/\/+$/, '')) || '.';
   }
 }

@@ -578,16 +578,21 @@ namespace Private {
      * (1) Equal ids, in any order.
      */
     byId(fallbackId?: (index: number) => string | null): void {
+      // An id that two cells of one notebook carry is no identity (a copied cell, or a decoy
+      // given the crashing cell's id): those cells are aligned by their code instead.
+      const twiceA = repeatedIds(this._a);
+      const twiceB = repeatedIds(this._b);
       const idsB = new Map<string, number>();
       this._B.forEach((c, y) => {
         const id = idOf(this._b.cells[c.index]);
-        if (id && !idsB.has(id)) {
+        if (id && !twiceB.has(id)) {
           idsB.set(id, y);
         }
       });
       this._A.forEach((c, x) => {
+        const own = idOf(this._a.cells[c.index]);
         for (const id of [
-          idOf(this._a.cells[c.index]),
+          own !== null && twiceA.has(own) ? null : own,
           fallbackId?.(c.index) ?? null
         ]) {
           const y = id ? idsB.get(id) : undefined;
@@ -1124,6 +1129,21 @@ namespace Private {
    */
   function placeholder(cell: ICode): boolean {
     return cell.empty && cell.count === null;
+  }
+
+  /**
+   * The ids that more than one cell of a notebook carries (any cell type).
+   */
+  function repeatedIds(nb: Pick<INotebookJSON, 'cells'>): Set<string> {
+    const seen = new Set<string>();
+    const twice = new Set<string>();
+    for (const cell of nb.cells) {
+      const id = idOf(cell);
+      if (id !== null) {
+        (seen.has(id) ? twice : seen).add(id);
+      }
+    }
+    return twice;
   }
 
   /**

@@ -5,7 +5,6 @@
  */
 import type { KernelEnvironment } from '../kernel/environment';
 import type { IRunResult } from '../kernel/runner';
-import { readWorkingCopyMeta } from '../model/workingCopy';
 import {
   findTarget,
   lineAfterStrip,
@@ -20,7 +19,11 @@ import type {
   IReplayPlan,
   ITarget
 } from '../replay/types';
-import { alignNotebooks, codeTokens, dice } from './align';
+import { accessFindings } from './access';
+import { cellsByCount, interpreterFindings } from './interpreter';
+import type { IInterpreterChange } from './interpreter';
+import type { IAccessEvidence, IAccessReport } from './access';
+import { alignNotebooks, codeTokens, CONTENT_MATCH, dice } from './align';
 import type { AlignMethod } from './align';
 import {
   compareEffects,
@@ -33,7 +36,8 @@ import {
 import type {
   IEffectReport,
   IProbeReport,
-  IReferenceEvidence
+  IReferenceEvidence,
+  IValueSummary
 } from './evidence';
 import { cellRef } from '../i18n';
 import type { ICellRef } from '../i18n';
@@ -78,15 +82,16 @@ export interface ICheckReference {
 export interface ICheckOptions {
   /** The case's root cause is notebook specific (out-of-order runs, re-runs). */
   notebookSpecific: boolean;
-  /** The learner's target cell id; defaults to `metadata.junobench.targetCellId`. */
-  targetCellId?: string | null;
 }
 
 /** Why a cell of the learner's notebook is in play. */
 export type InPlayReason = 'plan' | 'executed' | 'added' | 'target' | 'fix';
 
-/** How the learner's target cell was found. */
-export type TargetMatch = 'metadata' | AlignMethod;
+/**
+ * How the learner's target cell was found: always by aligning the learner's notebook with the
+ * case's reproduced one, never from what the submitted notebook says of itself (its metadata).
+ */
+export type TargetMatch = AlignMethod;
 
 /** A check plan: the fresh top-to-bottom run plus what the notebook itself says. */
 export interface ICheckPlan extends IReplayPlan {
@@ -113,6 +118,11 @@ export interface ICheckPlan extends IReplayPlan {
    * that differs from its reproduced counterpart or has none.
    */
   traced: number[];
+  /**
+   * The learner's cells that together are the target, when it was split over consecutive
+   * cells (they run as one step, at the target's index); empty otherwise.
+   */
+  targetSpan?: number[];
 }
 
 /** The verdict in three grades (plus "not checked"). */
@@ -137,7 +147,8 @@ export interface ICheckVerdict {
  * Plan the check of a learner's notebook: the cells in play top to bottom, the guard findings
  * and the target's live result. Cells are matched with the case's notebooks by id where the
  * ids match, else by content (`alignNotebooks`), the same way for reproduced ↔ fixed and
- * reproduced ↔ learner.
+ * reproduced ↔ learner. The casebook names the target: the submitted notebook's metadata
+ * (a working copy's `metadata.junobench`) is a claim and is not read here.
  */
 export function planCheck(
   learner: INotebookJSON,
@@ -145,7 +156,6 @@ export function planCheck(
   options: ICheckOptions
 ): ICheckPlan {
   const { reproduced, fixed } = reference;
-  const meta = readWorkingCopyMeta(learner.metadata);
   const reproTarget = findTarget(reproduced);
   const fallbackId = (i: number) =>
     typeof reproduced.cells[i]?.id === 'string' && reproduced.cells[i].id
@@ -155,29 +165,48 @@ export function planCheck(
   const fixedToLearner = alignNotebooks(fixed, learner);
   const toFixed = alignNotebooks(reproduced, fixed);
 
-  // The learner's target cell: the working copy's record, else the alignment.
-  const targetId =
-    options.targetCellId !== undefined
-      ? options.targetCellId
-      : (meta?.targetCellId ?? null);
+  // The learner's target cell: the counterpart of the reproduced notebook's crashing cell.
   let targetIndex: number | null = null;
   let targetMatch: TargetMatch | null = null;
-  if (targetId) {
-    const i = learner.cells.findIndex(
-      c => c.id === targetId && c.cell_type === 'code'
-    );
-    if (i >= 0) {
-      targetIndex = i;
-      targetMatch = 'metadata';
-    }
-  }
-  if (targetIndex === null && reproTarget) {
+  const fixedTargetEarly = reproTarget
+    ? toFixed.forward(reproTarget.cellIndex)
+    : null;
+  // What the target's code is known as: the reproduced cell and its reference fix.
+  const targetCode = reproTarget
+    ? [reproduced.cells[reproTarget.cellIndex]]
+        .concat(
+          fixedTargetEarly === null ? [] : [fixed.cells[fixedTargetEarly]]
+        )
+        .map(c => codeTokens(Private.code(c)))
+    : [];
+  if (reproTarget) {
     const pair = toLearner.pairOf(reproTarget.cellIndex);
     if (pair) {
       targetIndex = pair.to;
       targetMatch = pair.method;
+    } else {
+      // Merged into a neighbour (whose id the merged cell keeps): the neighbour's counterpart
+      // holds the target's code beside the neighbour's own.
+      const merged = Private.mergedInto(
+        reproduced,
+        learner,
+        reproTarget.cellIndex,
+        toLearner,
+        targetCode
+      );
+      if (merged !== null) {
+        targetIndex = merged;
+        targetMatch = 'content';
+      }
     }
   }
+  // Split over consecutive cells: the learner's cells next to the target that have no
+  // counterpart and bring its code closer to the crashing cell's (or its fix's) are one
+  // target with it.
+  const span =
+    targetIndex === null
+      ? []
+      : Private.targetSpan(learner, targetIndex, toLearner, targetCode);
 
   // Cells in play.
   const inPlay = new Map<number, InPlayReason>();
@@ -191,16 +220,8 @@ export function planCheck(
     }
   };
   mark(targetIndex, 'target');
-  if (meta) {
-    const ids = learner.cells.map(c => (typeof c.id === 'string' ? c.id : ''));
-    for (const step of meta.recordedPlan) {
-      const i = ids.indexOf(step.cellId);
-      mark(i >= 0 ? i : null, 'plan');
-    }
-  } else {
-    for (const step of recordedPlan(reproduced).steps) {
-      mark(toLearner.forward(step.cellIndex), 'plan');
-    }
+  for (const step of recordedPlan(reproduced).steps) {
+    mark(toLearner.forward(step.cellIndex), 'plan');
   }
   learner.cells.forEach((cell, i) => {
     if (typeof cell.execution_count === 'number') {
@@ -225,7 +246,12 @@ export function planCheck(
           line: null
         }
       : null;
+  // The cells of a split target run as one step, where the target is.
+  const spanSource = span
+    .map(i => stripMarkers(sourceText(learner.cells[i])))
+    .join('\n');
   const steps: IPlanStep[] = [...inPlay.keys()]
+    .filter(i => i === targetIndex || !span.includes(i))
     .sort((a, b) => a - b)
     .map(i => {
       const cell = learner.cells[i];
@@ -234,7 +260,10 @@ export function planCheck(
         cellIndex: i,
         codeCellIndex: Private.codeIndex(learner, i),
         executionCount: typeof count === 'number' ? count : null,
-        source: stripMarkers(sourceText(cell)),
+        source:
+          i === targetIndex && span.length > 1
+            ? spanSource
+            : stripMarkers(sourceText(cell)),
         run: 1,
         isTarget: i === targetIndex
       };
@@ -243,9 +272,7 @@ export function planCheck(
   const crashLine = reproTarget
     ? Private.crashLine(reproduced, reproTarget)
     : null;
-  const fixedTarget = reproTarget
-    ? toFixed.forward(reproTarget.cellIndex)
-    : null;
+  const fixedTarget = fixedTargetEarly;
   const reproName = cellRef(
     reproTarget?.cellIndex ?? 0,
     reproTarget ? Private.count(reproduced.cells[reproTarget.cellIndex]) : null
@@ -266,7 +293,11 @@ export function planCheck(
           repairedLine: null
         }
       : Private.guard(
-          targetIndex === null ? null : learner.cells[targetIndex],
+          targetIndex === null
+            ? null
+            : span.length > 1
+              ? { ...learner.cells[targetIndex], source: spanSource }
+              : learner.cells[targetIndex],
           fixed.cells[fixedTarget],
           crashLine,
           learnerName
@@ -302,7 +333,8 @@ export function planCheck(
         : Private.liveResult(learner.cells[targetIndex]),
     crashLine,
     repairedLine: guarded.repairedLine,
-    traced
+    traced,
+    targetSpan: span.length > 1 ? span : []
   };
 }
 
@@ -329,6 +361,13 @@ export interface ILiveEvidence {
   run: IRunResult | null;
   /** Whether the learner ran the target cell after the crash's replay. */
   learnerRanTarget: boolean;
+  /**
+   * Where the replayed steps came from: the live kernel's own input history (evidence), or
+   * the saved notebook's prompts (claims; the default).
+   */
+  source?: 'history' | 'prompts';
+  /** What the replay touched outside its data (the scratch copy's guard), when it reported. */
+  access?: IAccessReport | null;
 }
 
 /** Libraries the check's kernel has at other versions than the benchmark's. */
@@ -353,6 +392,18 @@ export interface IRepairEvidence {
   live?: ILiveEvidence | null;
   /** How the kernel's libraries differ from the benchmark's (a note). */
   environment?: IEnvironmentEvidence | null;
+  /**
+   * The learner's names at the end of the fresh run (element-wise summaries), or null when
+   * the run did not complete or the probe could not say.
+   */
+  final?: Record<string, IValueSummary> | null;
+  /** What the notebook touched outside its data (the scratch copy's guard), when it reported. */
+  access?: IAccessEvidence | null;
+  /**
+   * What the notebook changed in how the interpreter runs code, at the end of the fresh run
+   * (null: the kernel could not say; absent: not asked).
+   */
+  interpreter?: IInterpreterChange[] | null;
 }
 
 /**
@@ -363,8 +414,10 @@ export interface IRepairEvidence {
  * repaired statement must have run as Python, and (c) after the target, the
  * results the reference's target cell sets must be there and alike, element by
  * element (other containers, squeezed shapes, columns the learner took out and
- * one-step rounding are noted, not failed). For notebook-specific cases the
- * live order is evidence too. Missing evidence never passes.
+ * one-step rounding are noted, not failed), and (d) the notebook must not
+ * change how Python or IPython runs code unless the reference fix makes the
+ * same change. For notebook-specific cases the live order is evidence too.
+ * Missing evidence never passes.
  */
 export function judgeRepair(
   plan: ICheckPlan,
@@ -380,6 +433,10 @@ export function judgeRepair(
   for (const result of run.steps) {
     const i = result.step.cellIndex;
     if (!plan.traced.includes(i)) {
+      continue;
+    }
+    if (run.stop.code === 'kernel' && result.index === run.failedIndex) {
+      // Its kernel went away while it ran: the run's end says so; no probe could report.
       continue;
     }
     const name = cellRef(i, result.step.executionCount);
@@ -488,6 +545,38 @@ export function judgeRepair(
     extra.push(
       ...Private.liveFindings(plan, evidence.live, evidence.reference, fresh)
     );
+  } else if (options.notebookSpecific && plan.live === 'error') {
+    // Even where a clean fresh run is the evidence, a notebook-specific crash is not solved
+    // while the live kernel's last run of the target failed: a verdict never says "solved"
+    // beside "in your live kernel the target cell last raised an error".
+    extra.push({ status: 'fails-live', finding: { code: 'nb-live-error' } });
+  }
+  if (evidence.reference?.final && evidence.final) {
+    extra.push(...Private.finalFindings(evidence.reference, evidence.final));
+  }
+  // Reading the answer key or rewriting an input is no repair, whatever else the run shows.
+  for (const finding of accessFindings(evidence.access)) {
+    extra.push({ status: 'off-limits', finding });
+  }
+  // Changing how Python runs code is no repair, unless the reference fix does the same (said
+  // of a run that stopped early too; only a completed run needs the report).
+  if (
+    evidence.interpreter !== undefined &&
+    (evidence.interpreter !== null || run.status === 'completed')
+  ) {
+    for (const finding of interpreterFindings(
+      evidence.interpreter,
+      evidence.reference?.interpreter ?? [],
+      cellsByCount(run.steps)
+    )) {
+      extra.push({
+        status:
+          finding.code === 'interpreter-unknown'
+            ? 'not-checked'
+            : 'changes-interpreter',
+        finding
+      });
+    }
   }
   const restructured = Private.restructured(plan, extra, run);
   if (evidence.environment) {
@@ -576,6 +665,38 @@ namespace Private {
       ];
     }
     return effectFindings(evidence.reference, report.effect);
+  }
+
+  /**
+   * What the notebook finally leaves: every result of the reference's crashing cell that the
+   * reference still holds at the end of its run must hold the same value at the end of the
+   * learner's (a right result at the target overwritten by a wrong one later fails). A name
+   * the learner no longer holds at the end is not judged here: right after the target is
+   * where a result must be.
+   */
+  export function finalFindings(
+    reference: IReferenceEvidence,
+    final: Record<string, IValueSummary>
+  ): IExtra[] {
+    const effects = Object.fromEntries(
+      Object.entries(reference.final ?? {}).filter(([name]) => name in final)
+    );
+    const cmp = compareEffects({ ...reference, effects }, final);
+    const d = cmp.differences.find(x => x.name !== '');
+    return d
+      ? [
+          {
+            status: 'different-effect',
+            finding: {
+              code: 'final-differs',
+              name: d.name,
+              aspect: d.difference.aspect,
+              expectedSide: d.difference.expectedSide,
+              actualSide: d.difference.actualSide
+            }
+          }
+        ]
+      : [];
   }
 
   /**
@@ -700,6 +821,95 @@ namespace Private {
   }
 
   /**
+   * The learner's cell a target with no counterpart was merged into: the counterpart of one
+   * of its neighbouring code cells in the reproduced notebook, whose code beyond the
+   * neighbour's own lines is the target's (alike by the alignment's own content rule).
+   */
+  export function mergedInto(
+    reproduced: INotebookJSON,
+    learner: INotebookJSON,
+    target: number,
+    toLearner: ReturnType<typeof alignNotebooks>,
+    targetCode: string[][]
+  ): number | null {
+    const codes = reproduced.cells
+      .map((c, i) => ({ c, i }))
+      .filter(({ c }) => c.cell_type === 'code' && code(c).trim() !== '')
+      .map(({ i }) => i);
+    const k = codes.indexOf(target);
+    for (const n of [codes[k - 1], codes[k + 1]]) {
+      const to = n === undefined ? null : toLearner.forward(n);
+      if (to === null) {
+        continue;
+      }
+      const own = new Set(
+        code(reproduced.cells[n])
+          .split('\n')
+          .map(l => l.trim())
+      );
+      const rest = code(learner.cells[to])
+        .split('\n')
+        .filter(l => !own.has(l.trim()))
+        .join('\n');
+      const tokens = codeTokens(rest);
+      if (
+        tokens.length &&
+        targetCode.some(t => dice(t, tokens) >= CONTENT_MATCH)
+      ) {
+        return to;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The target and the learner's neighbouring code cells that have no counterpart and, added
+   * to it, bring its code closer to the crashing cell's or its fix's (a statistic in one
+   * cell and its use in the next; a `dropna` moved below). A cell magic is never merged.
+   */
+  export function targetSpan(
+    learner: INotebookJSON,
+    target: number,
+    toLearner: ReturnType<typeof alignNotebooks>,
+    targetCode: string[][]
+  ): number[] {
+    const codes = learner.cells
+      .map((c, i) => ({ c, i }))
+      .filter(({ c }) => c.cell_type === 'code' && code(c).trim() !== '')
+      .map(({ i }) => i);
+    const score = (cells: number[]) => {
+      const tokens = codeTokens(
+        cells.map(i => code(learner.cells[i])).join('\n')
+      );
+      return Math.max(0, ...targetCode.map(t => dice(t, tokens)));
+    };
+    const magic = (i: number) => /^\s*%%/.test(sourceText(learner.cells[i]));
+    if (magic(target)) {
+      return [target];
+    }
+    let span = [target];
+    for (;;) {
+      const first = codes.indexOf(span[0]);
+      const last = codes.indexOf(span[span.length - 1]);
+      const candidates = [
+        { at: codes[last + 1], next: (i: number) => [...span, i] },
+        { at: codes[first - 1], next: (i: number) => [i, ...span] }
+      ].filter(
+        ({ at }) =>
+          at !== undefined && toLearner.backward(at) === null && !magic(at)
+      );
+      const best = candidates
+        .map(({ at, next }) => next(at))
+        .filter(cells => score(cells) > score(span))
+        .sort((a, b) => score(b) - score(a))[0];
+      if (!best) {
+        return span;
+      }
+      span = best;
+    }
+  }
+
+  /**
    * The live kernel's evidence for a notebook-specific case: the learner's
    * notebook replayed as its live kernel ran it (the replay of the crash, then
    * the cells the learner ran since, by their prompts) must end with a clean
@@ -711,20 +921,42 @@ namespace Private {
     reference: IReferenceEvidence,
     fresh: IEffectReport | null
   ): IExtra[] {
+    const gone = kernelGone(live.run, 'live');
+    if (gone) {
+      return [gone];
+    }
     const steps = live.run?.steps.filter(r => r.step.isTarget) ?? [];
     const last = steps[steps.length - 1];
+    if (plan.live === 'error') {
+      // The target's saved output is an error: its last run in the live kernel failed. Prompts
+      // that say otherwise (a re-run typed in) are claims a saved error contradicts.
+      return [
+        {
+          status: 'fails-live',
+          finding: {
+            code:
+              live.learnerRanTarget && last && !last.error
+                ? 'live-error-saved'
+                : 'nb-live-error'
+          }
+        }
+      ];
+    }
     if (!live.learnerRanTarget || !last) {
-      // The target was not run since the crash: what the saved notebook shows of it.
-      return plan.live === 'error'
-        ? [{ status: 'fails-live', finding: { code: 'nb-live-error' } }]
-        : [{ status: 'not-run-live', finding: { code: 'nb-live-not-run' } }];
+      // The target was not run since the crash.
+      return [{ status: 'not-run-live', finding: { code: 'nb-live-not-run' } }];
     }
     if (last.error) {
-      // The saved notebook shows a clean last run that its own history cannot give (a cell
-      // edited after it ran, a run not saved): the saved output is all there is to go by.
+      // Replayed from the live kernel's own history, the error is what the live kernel did.
+      // Replayed from the prompts, the saved notebook shows a clean last run that its own
+      // history cannot give (a cell edited after it ran, a run not saved): the saved output
+      // is all there is to go by.
+      if (live.source === 'history') {
+        return [{ status: 'fails-live', finding: { code: 'nb-live-error' } }];
+      }
       return plan.live === 'ok'
         ? [{ status: null, finding: { code: 'live-unreplayed' } }]
-        : [{ status: 'fails-live', finding: { code: 'nb-live-error' } }];
+        : [{ status: 'not-run-live', finding: { code: 'nb-live-not-run' } }];
     }
     const name = cellRef(last.step.cellIndex, last.step.executionCount);
     const report = readProbeReport(last.probe);
@@ -806,7 +1038,9 @@ namespace Private {
   const PRECEDENCE: CheckStatus[] = [
     'no-target',
     'unaligned',
+    'off-limits',
     'hidden-crash',
+    'changes-interpreter',
     'different-effect',
     'works-live-only',
     'fails-fresh',
@@ -1064,6 +1298,35 @@ namespace Private {
   }
 
   /**
+   * A run that ended because its kernel went away. A kernel that died (its process ended: an
+   * `os._exit`, a signal, a lack of memory) while a cell ran is the notebook's doing and fails
+   * the repair; one shut down, restarted by someone else or lost with its server leaves the
+   * repair not checked. Null for a run that ended otherwise.
+   */
+  export function kernelGone(
+    run: IRunResult | null,
+    which: 'fresh' | 'live'
+  ): IExtra | null {
+    const stop = run?.stop;
+    if (stop?.code !== 'kernel' || stop.fate === 'unresponsive') {
+      return null;
+    }
+    if (stop.fate === 'died') {
+      return {
+        status: which === 'fresh' ? 'fails-fresh' : 'fails-live',
+        finding: { code: 'kernel-died', run: which, cell: stop.cell }
+      };
+    }
+    return {
+      status: 'not-checked',
+      finding:
+        which === 'fresh'
+          ? { code: 'fresh-unfinished', stop }
+          : { code: 'live-unfinished', stop }
+    };
+  }
+
+  /**
    * The verdict: every finding once, the most telling failing status first.
    */
   export function judge(
@@ -1084,9 +1347,14 @@ namespace Private {
         finding: g.finding
       });
     }
+    found.push(...extra.filter(e => e.status === 'off-limits'));
     found.push(...extra.filter(e => e.status === 'hidden-crash'));
     const fresh = freshOutcome(plan, run);
-    if (fresh.code === 'fresh-clean') {
+    const gone = kernelGone(run, 'fresh');
+    if (gone) {
+      // A kernel that died is the notebook's doing, whatever the live kernel kept.
+      found.push(gone);
+    } else if (fresh.code === 'fresh-clean') {
       found.push({ status: null, finding: fresh });
     } else if (fresh.code === 'fresh-not-run') {
       found.push({ status: 'not-checked', finding: fresh });
@@ -1107,7 +1375,11 @@ namespace Private {
     } else {
       found.push({ status: 'fails-fresh', finding: fresh });
     }
-    found.push(...extra.filter(e => e.status !== 'hidden-crash'));
+    found.push(
+      ...extra.filter(
+        e => e.status !== 'hidden-crash' && e.status !== 'off-limits'
+      )
+    );
     if (
       options.notebookSpecific &&
       !options.liveEvidence &&
@@ -1140,7 +1412,12 @@ namespace Private {
     const statuses = new Set(found.map(f => f.status));
     const status =
       PRECEDENCE.find(s => statuses.has(s)) ?? ('solved' as CheckStatus);
-    if (status === 'hidden-crash' || status === 'different-effect') {
+    if (
+      status === 'hidden-crash' ||
+      status === 'changes-interpreter' ||
+      status === 'different-effect' ||
+      status === 'off-limits'
+    ) {
       // A later failure then follows from the hidden crash or the different
       // value, not from state the live kernel kept.
       for (let k = found.length - 1; k >= 0; k--) {

@@ -11,6 +11,8 @@ import type { Translate } from '../i18n';
 import { describeSummary, showValue } from '../state/values';
 import type { ChangeKind, IValueSummary } from '../state/values';
 import { closeNumbers, compareViews, viewsAgree } from './compare';
+import { readInterpreterReport } from './interpreter';
+import type { IInterpreterChange } from './interpreter';
 import type {
   IColumnDigest,
   IValueView,
@@ -303,6 +305,16 @@ export interface IReferenceEvidence {
    * clean fresh run of the learner's notebook proves nothing by itself.
    */
   reproducedFresh?: 'clean' | 'crashes' | 'unknown';
+  /**
+   * The results of its target cell as they are at the end of its whole run (the names it
+   * still holds then), compared with the learner's at the end of theirs.
+   */
+  final?: Record<string, IReferenceEffect>;
+  /**
+   * What its runs changed in how the interpreter runs code (both runs together): a repair
+   * may make these changes too.
+   */
+  interpreter?: IInterpreterChange[];
 }
 
 /**
@@ -336,8 +348,11 @@ export function referenceEvidence(
         mode = 'structure';
       }
     }
+    // Imports, classes and functions are code, not results, unless later code uses them (a
+    // repair need not repeat an import the reference fix never uses).
     const role: EffectRole =
-      words.has(name) || first.effect?.roles[name] !== 'intermediate'
+      words.has(name) ||
+      (first.effect?.roles[name] !== 'intermediate' && !summary.definition)
         ? 'result'
         : 'intermediate';
     effects[name] = { change, summary, mode, role };
@@ -394,7 +409,10 @@ export function readReferenceEvidence(
     !Array.isArray(v.laterStrings) ||
     !Private.isObject(v.before) ||
     !Private.isObject(v.figures) ||
-    !Array.isArray(v.figures.summaries)
+    !Array.isArray(v.figures.summaries) ||
+    (v.interpreter !== undefined &&
+      readInterpreterReport(v.interpreter)?.length !==
+        (v.interpreter as unknown[]).length)
   ) {
     return null;
   }

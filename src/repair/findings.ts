@@ -12,6 +12,7 @@ import type { ValueNote } from './compare';
 import { typeLabel } from '../state/values';
 import { renderRunStop } from '../kernel/stop';
 import type { RunStop } from '../kernel/stop';
+import type { InterpreterFinding } from './interpreter';
 
 /** How a check ended. */
 export type CheckStatus =
@@ -25,7 +26,9 @@ export type CheckStatus =
   | 'not-checked'
   | 'no-target'
   | 'unaligned'
-  | 'no-reference';
+  | 'no-reference'
+  | 'off-limits'
+  | 'changes-interpreter';
 
 /** Why the reference fix's run gave no evidence to compare a repair with. */
 export type ReferenceProblem =
@@ -120,6 +123,14 @@ export type CheckFinding =
     }
   | { code: 'live-input-missing'; name: string }
   | { code: 'live-unreplayed' }
+  | { code: 'live-error-saved' }
+  | {
+      code: 'final-differs';
+      name: string;
+      aspect: string;
+      expectedSide: ValueSide;
+      actualSide: ValueSide;
+    }
   | {
       code: 'restructured';
       cell: ICellRef;
@@ -127,6 +138,13 @@ export type CheckFinding =
       statement: string | null;
     }
   | { code: 'live-unfinished'; stop: RunStop }
+  | {
+      code: 'kernel-died';
+      /** The run that lost its kernel: the fresh run, or the replay of the live kernel. */
+      run: 'fresh' | 'live';
+      /** The cell that was running. */
+      cell: ICellRef;
+    }
   | { code: 'reference-failed'; problem: ReferenceProblem }
   | {
       code: 'fresh-error';
@@ -147,7 +165,18 @@ export type CheckFinding =
   | { code: 'live-only' }
   | { code: 'nb-live-error' }
   | { code: 'nb-live-not-run' }
-  | { code: 'live'; result: 'ok' | 'error' | 'not-run' };
+  | { code: 'live'; result: 'ok' | 'error' | 'not-run' }
+  /** The notebook opened or named the case's answer key (`file`: as it named it). */
+  | { code: 'reads-answer-key'; file: string }
+  /** The notebook rewrote, removed or renamed one of the case's input files. */
+  | { code: 'rewrites-input'; file: string }
+  /** The notebook wrote into the casebook itself (outside its copy). */
+  | { code: 'writes-casebook'; file: string }
+  /**
+   * The notebook changed how Python or IPython runs code, and the reference fix
+   * does not (`cell`: the cell that did it, when known).
+   */
+  | InterpreterFinding;
 
 export { cellName, english } from '../i18n';
 export type { ICellRef, Translate } from '../i18n';
@@ -200,6 +229,14 @@ export function renderStatus(
     case 'no-reference':
       return __(
         'Not checked: the reference fix does not run here, so there is nothing to compare with.'
+      );
+    case 'off-limits':
+      return __(
+        'Not solved: the notebook reaches for the case’s answer key or changes its input files.'
+      );
+    case 'changes-interpreter':
+      return __(
+        'Not solved: the repair changes how the notebook runs instead of fixing its code.'
       );
   }
 }
@@ -434,6 +471,18 @@ export function renderFinding(
       return __(
         'Your live kernel’s history, as the notebook saved it, does not lead to the clean run of the target it shows (a cell edited after it ran?): the check goes by the saved output there.'
       );
+    case 'final-differs':
+      return __(
+        'At the end of the notebook, `%1` no longer holds the reference’s value (%2: the reference has %3, yours has %4): a later cell overwrites the result with another one.',
+        f.name,
+        renderAspect(f.aspect, __),
+        renderValueSide(f.expectedSide, __),
+        renderValueSide(f.actualSide, __)
+      );
+    case 'live-error-saved':
+      return __(
+        'The target cell’s saved output is still the error of its last run in your live kernel, whatever its prompt says: restore a working state there and run it again.'
+      );
     case 'restructured':
       return f.statement === null
         ? __(
@@ -444,6 +493,16 @@ export function renderFinding(
             'In %1 the failing line `%2` is no longer there, but after the cell the reference fix’s results are all there and the same: you computed them another way.',
             renderCell(f.cell, __),
             f.statement
+          );
+    case 'kernel-died':
+      return f.run === 'fresh'
+        ? __(
+            'From a fresh kernel, the kernel died while %1 ran: its process ended (an exit such as `os._exit`, a signal, or a lack of memory), so the notebook cannot run to its end.',
+            renderCell(f.cell, __)
+          )
+        : __(
+            'Replaying your live kernel’s history, the kernel died while %1 ran: its process ended (an exit such as `os._exit`, a signal, or a lack of memory).',
+            renderCell(f.cell, __)
           );
     case 'live-unfinished':
       return __(
@@ -523,6 +582,94 @@ export function renderFinding(
           : __(
               'The target cell has not run in your live kernel since the notebook was saved.'
             );
+    case 'reads-answer-key':
+      return __(
+        'The notebook reaches for the case’s answer key (`%1`): a repair must compute its results from the case’s data, not take them from the reference fix or the diagnoses. The check runs it in a copy of the case folder that holds neither.',
+        f.file
+      );
+    case 'rewrites-input':
+      return __(
+        'The notebook rewrites the case’s input file `%1`: a repair must leave its inputs as they are (write new files instead). The check runs it on a read-only copy of them.',
+        f.file
+      );
+    case 'writes-casebook':
+      return __(
+        'The notebook writes into the casebook itself (`%1`), outside the copy the check runs it in: a repair must leave the casebook as it is.',
+        f.file
+      );
+    case 'interpreter-changed':
+      return renderInterpreterChange(f, __);
+    case 'interpreter-unknown':
+      return __(
+        'The check’s kernel could not say whether the notebook changed how Python runs code, so the repair cannot be judged.'
+      );
+  }
+}
+
+/**
+ * A change to the interpreter as a sentence: what was changed, where, and why
+ * it is not a repair.
+ */
+function renderInterpreterChange(
+  f: Extract<CheckFinding, { code: 'interpreter-changed' }>,
+  __: Translate
+): string {
+  const where = f.madeIn ? renderCell(f.madeIn, __) : __('a cell');
+  switch (f.kind) {
+    case 'input-transformer':
+      return __(
+        'An input transformer `%1` registered in %2 rewrites the code of every cell before it runs; the reference fix registers none: the code that runs is not the code you wrote.',
+        f.name,
+        where
+      );
+    case 'ast-transformer':
+      return __(
+        'An AST transformer `%1` registered in %2 rewrites the code of every cell before it runs; the reference fix registers none: the code that runs is not the code you wrote.',
+        f.name,
+        where
+      );
+    case 'exception-handler':
+      return __(
+        'A custom exception handler for %1 installed in %2 changes what happens when a cell raises; the reference fix installs none.',
+        f.name,
+        where
+      );
+    case 'hook':
+      return __(
+        '`%1` was replaced in %2: it changes how Python reports errors or results; the reference fix leaves it alone.',
+        f.name,
+        where
+      );
+    case 'trace':
+      return __(
+        'A trace or profile function was set in %2 (`%1`): it can change how every line runs; the reference fix sets none.',
+        f.name,
+        where
+      );
+    case 'event-callback':
+      return __(
+        'An IPython event callback (%1) registered in %2 runs around every cell and can change its outcome; the reference fix registers none.',
+        f.name,
+        where
+      );
+    case 'shell':
+      return __(
+        '`%1` was replaced in %2: it changes how IPython runs cells; the reference fix leaves it alone.',
+        f.name,
+        where
+      );
+    case 'monkeypatch':
+      return __(
+        '`%1` was replaced in %2 by a function of the notebook: the library’s own code no longer runs there; the reference fix leaves it alone.',
+        f.name,
+        where
+      );
+    case 'thread':
+      return __(
+        'A thread (`%1`) was started in %2: what runs in another thread escapes the cell that started it; the reference fix starts none.',
+        f.name,
+        where
+      );
   }
 }
 
@@ -637,7 +784,10 @@ export function renderReferenceProblem(
     case 'kernel-start':
       return __('could not start a kernel (%1)', p.reason);
     case 'stopped':
-      return renderRunStop(p.stop, __);
+      // Its kernel's death is said as a clause (the run stop's sentence starts a sentence).
+      return p.stop.code === 'kernel' && p.stop.fate === 'died'
+        ? __('its kernel died while %1 ran', renderCell(p.stop.cell, __))
+        : renderRunStop(p.stop, __);
     case 'no-report':
       return __('the probe could not report on the reference target cell');
     case 'not-run':

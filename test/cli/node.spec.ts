@@ -1,6 +1,6 @@
 /**
- * The command line's guard against the one rejection @jupyterlab/services
- * leaves unhandled: a Node process with it survives that rejection, and still
+ * The command line's guard against the rejections @jupyterlab/services
+ * leaves unhandled: a Node process with it survives those rejections, and still
  * ends on any other, as Node does by default. The guard runs in child Node
  * processes (it acts on the whole process), from this module's source.
  */
@@ -41,7 +41,7 @@ describe('isCanceledKernelInfo', () => {
   });
 });
 
-describe('tolerateCanceledKernelInfo', () => {
+describe('tolerateServicesRejections', () => {
   let dir: string;
 
   beforeAll(() => {
@@ -66,7 +66,7 @@ describe('tolerateCanceledKernelInfo', () => {
   function run(rejection: string, guarded: boolean) {
     const script = [
       guarded
-        ? `require(${JSON.stringify(path.join(dir, 'node.js'))}).tolerateCanceledKernelInfo();`
+        ? `require(${JSON.stringify(path.join(dir, 'node.js'))}).tolerateServicesRejections();`
         : '',
       `Promise.reject(${rejection});`,
       "setTimeout(() => console.log('still running'), 200);"
@@ -82,6 +82,15 @@ describe('tolerateCanceledKernelInfo', () => {
     expect(unguarded.status).not.toBe(0);
     expect(unguarded.stdout).not.toContain('still running');
     const guarded = run(`new Error(${JSON.stringify(CANCELED)})`, true);
+    expect(guarded.stderr).toBe('');
+    expect(guarded.status).toBe(0);
+    expect(guarded.stdout).toContain('still running');
+  });
+
+  it("keeps the process running through the failed reconnection of a dead kernel's connection", () => {
+    const rejection = "new Error('Kernel connection disconnected')";
+    expect(run(rejection, false).status).not.toBe(0);
+    const guarded = run(rejection, true);
     expect(guarded.stderr).toBe('');
     expect(guarded.status).toBe(0);
     expect(guarded.stdout).toContain('still running');

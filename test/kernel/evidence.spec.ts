@@ -254,7 +254,11 @@ describe.each(KERNELS)(
           dtype: 'float64',
           constant: true
         });
-        expect(effect.after.np).toEqual({ type: 'module', name: 'numpy' });
+        expect(effect.after.np).toEqual({
+          type: 'module',
+          name: 'numpy',
+          definition: true
+        });
       }
     );
 

@@ -11,6 +11,7 @@ import {
   runRepairCheck
 } from '../../src/kernel/repairCheck';
 import type { IFreshKernel } from '../../src/kernel/repairCheck';
+import { readInputHistory } from '../../src/kernel/history';
 import type { INbCell, INotebookJSON } from '../../src/replay/types';
 
 import { sharedServer } from '../sharedServer';
@@ -186,6 +187,70 @@ describe('the live kernel of a re-run crash', () => {
     );
     expect(result.verdict).toMatchObject({ passed: true, status: 'solved' });
   });
+
+  // In JupyterLab the live kernel itself says what ran: its input history. A notebook whose
+  // prompts claim "restarted and ran everything once" is judged on what its kernel ran.
+  const restartedOnce = nb([
+    cell('items = [0, 1, 2, 3]', 1),
+    cell(drop, 2),
+    cell('total = sum(items)', 3)
+  ]);
+  /** The input history of a real kernel after running `inputs` as cells. */
+  async function liveHistory(inputs: string[]): Promise<string[]> {
+    const kernel = await manager.startNew({ name: 'python3' });
+    try {
+      for (const code of inputs) {
+        await kernel.requestExecute({
+          code,
+          store_history: true,
+          stop_on_error: false
+        }).done;
+      }
+      return (await readInputHistory(kernel)).history;
+    } finally {
+      await kernel.shutdown().catch(() => undefined);
+    }
+  }
+
+  it.each<[string, string[], boolean]>([
+    // The crash's replay alone: the prompts were typed in.
+    ['the crash only', ['items = [0, 1, 2, 3]', drop, drop], false],
+    // The learner really restarted and ran everything once.
+    [
+      'a restart and one run',
+      ['items = [0, 1, 2, 3]', drop, 'total = sum(items)'],
+      true
+    ],
+    // After the crash, the state restored and the target run again.
+    [
+      'the state restored after the crash',
+      ['items = [0, 1, 2, 3]', drop, drop, 'items = [0, 1, 2, 3]', drop],
+      true
+    ]
+  ])(
+    'judges the live kernel on its own history: %s (inputs %j) → passed %s',
+    async (_, inputs, passed) => {
+      const history = await liveHistory(inputs);
+      expect(history.slice(1)).toEqual(inputs);
+      const result = await runRepairCheck({
+        caseName: 'rerun',
+        learner: restartedOnce,
+        reproduced,
+        fixed,
+        notebookSpecific: true,
+        liveHistory: history,
+        startKernel: fresh,
+        timeoutMs: 60000,
+        cache: null,
+        environment: false
+      });
+      expect(result.live?.source).toBe('history');
+      expect(result.verdict.passed).toBe(passed);
+      if (!passed) {
+        expect(result.verdict.status).toBe('fails-live');
+      }
+    }
+  );
 });
 
 describe('a value ordered by string hashing', () => {

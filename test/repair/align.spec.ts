@@ -82,6 +82,32 @@ describe('alignNotebooks', () => {
     }
   );
 
+  // A cell id is a claim of the submitted notebook: an id that two cells carry names neither.
+  it.each(
+    DEMO.flatMap(name =>
+      (['above', 'below'] as const).map(where => ({ name, where }))
+    )
+  )(
+    '$name: a decoy $where the target under the target’s own id does not become the target',
+    ({ name, where }) => {
+      const reproduced = load(name, 'reproduced');
+      const learner = JSON.parse(JSON.stringify(reproduced)) as INotebookJSON;
+      const t = findTarget(reproduced)!.cellIndex;
+      const decoy = code('print("all fixed")', reproduced.cells[t].id);
+      learner.cells.splice(where === 'above' ? t : t + 1, 0, decoy);
+      const real = where === 'above' ? t + 1 : t;
+      const pair = alignNotebooks(reproduced, learner).pairOf(t);
+      expect(pair?.to).toBe(real);
+      expect(pair?.method).not.toBe('id');
+      const plan = planCheck(
+        learner,
+        { reproduced, fixed: load(name, 'fixed') },
+        { notebookSpecific: false }
+      );
+      expect(plan.targetCellIndex).toBe(real);
+    }
+  );
+
   it('matches by id in any order, so moved cells stay themselves', () => {
     const a = { cells: [code('x = 1', 'a'), code('y = 2', 'b')] };
     const b = { cells: [code('y = 2', 'b'), code('x = 1', 'a')] };

@@ -8,7 +8,12 @@ import { makeWorkingCopy } from '../../src/model/workingCopy';
 import { sourceText } from '../../src/replay/plan';
 import type { INbCell, INotebookJSON } from '../../src/replay/types';
 import { cellRef, renderCell } from '../../src/i18n';
-import { judgeCheck, planCheck, renderVerdict } from '../../src/repair/check';
+import {
+  judgeCheck,
+  judgeRepair,
+  planCheck,
+  renderVerdict
+} from '../../src/repair/check';
 import type {
   CheckStatus,
   GuardFindingKind,
@@ -17,6 +22,7 @@ import type {
 } from '../../src/repair/check';
 import { demoNotebook } from '../replay/notebooks';
 import { stopOf, upperFirst } from '../../src/kernel/stop';
+import type { KernelFate } from '../../src/kernel/stop';
 
 const load = demoNotebook;
 
@@ -353,7 +359,7 @@ describe('planCheck and judgeCheck', () => {
     }
   );
 
-  it('puts an added helper cell in play, in document order', () => {
+  it('puts an added helper cell in play, with the target it is part of', () => {
     const nb = workingCopy('numpy_1');
     const at = nb.cells.findIndex(c => c.id === NUMPY_TARGET);
     nb.cells.splice(at, 0, {
@@ -368,18 +374,24 @@ describe('planCheck and judgeCheck', () => {
     const plan = planCheck(nb, reference('numpy_1'), {
       notebookSpecific: false
     });
+    // The helper brings the target's code closer to the crashing cell's: the target was split
+    // over the two cells, which run as one step where the target is.
     const ids = plan.steps.map(s => nb.cells[s.cellIndex].id);
     expect(ids).toEqual([
       '0becb3d7',
       'e6b98a0e',
-      'helper-1',
       NUMPY_TARGET,
       'baca3a11',
       '50efa744',
       'a0746479'
     ]);
     expect(plan.inPlay[at]).toBe('added');
-    expect(plan.steps.find(s => s.isTarget)?.cellIndex).toBe(at + 1);
+    expect(plan.targetSpan).toEqual([at, at + 1]);
+    const target = plan.steps.find(s => s.isTarget)!;
+    expect(target.cellIndex).toBe(at + 1);
+    expect(target.source).toBe(
+      'def zscore(a):\n    return (a - a.mean(axis=0)) / a.std(axis=0)\nZ = zscore(data)\nZ[:5].round(3)'
+    );
     // `Z = zscore(data)` is the failing statement rewritten, not removed.
     expect(plan.guard).toEqual([]);
     expect(
@@ -423,6 +435,84 @@ describe('planCheck and judgeCheck', () => {
       )
     ).toContain('fresh-error');
   });
+
+  /** The fixed notebook run live by the learner, whose fresh run loses its kernel in `at`. */
+  function kernelGone(fate: KernelFate, at: 'target' | 'last') {
+    const plan = planCheck(load('numpy_1', 'fixed'), reference('numpy_1'), {
+      notebookSpecific: false
+    });
+    const run = fakeRun(plan, 'clean');
+    const index =
+      at === 'last'
+        ? plan.steps.length - 1
+        : plan.steps.findIndex(s => s.isTarget);
+    const steps = run.steps.slice(0, index + 1);
+    const step = steps[index].step;
+    const cell = cellRef(step.cellIndex, step.executionCount);
+    const gone: IRunResult = {
+      ...run,
+      status: 'kernel-died',
+      steps,
+      failedIndex: index,
+      stop: { code: 'kernel', fate, cell },
+      kernelFate: fate
+    };
+    return { plan, run: gone, cell };
+  }
+
+  it('fails a repair whose kernel dies, naming the cell, whatever the live kernel says', () => {
+    const { plan, run, cell } = kernelGone('died', 'last');
+    expect(plan.live).toBe('ok');
+    for (const verdict of [
+      judgeCheck(plan, run, { notebookSpecific: false }),
+      judgeRepair(plan, run, { notebookSpecific: false }, { reference: null })
+    ]) {
+      expect(verdict).toMatchObject({
+        passed: false,
+        status: 'fails-fresh',
+        grade: 'not-solved'
+      });
+      expect(verdict.findings[0]).toEqual({
+        code: 'kernel-died',
+        run: 'fresh',
+        cell
+      });
+      // Not "state a restart loses": the notebook ended its own kernel.
+      expect(verdict.findings.map(f => f.code)).not.toContain('live-only');
+      expect(renderVerdict(verdict).reasons[0]).toBe(
+        `From a fresh kernel, the kernel died while ${renderCell(cell)} ran: its process ended (an exit such as \`os._exit\`, a signal, or a lack of memory), so the notebook cannot run to its end.`
+      );
+    }
+  });
+
+  it('does not ask the probe about the cell whose kernel died', () => {
+    const { plan, run } = kernelGone('died', 'target');
+    const verdict = judgeRepair(
+      plan,
+      run,
+      { notebookSpecific: false },
+      { reference: null }
+    );
+    expect(verdict.status).toBe('fails-fresh');
+    expect(verdict.findings.map(f => f.code)).not.toContain('no-evidence');
+  });
+
+  it.each<KernelFate>(['lost', 'shut-down', 'restarted'])(
+    'leaves a repair not checked when its kernel was %s by others',
+    fate => {
+      const { plan, run } = kernelGone(fate, 'last');
+      const verdict = judgeCheck(plan, run, { notebookSpecific: false });
+      expect(verdict).toMatchObject({
+        passed: false,
+        status: 'not-checked',
+        grade: 'not-checked'
+      });
+      expect(verdict.findings[0]).toEqual({
+        code: 'fresh-unfinished',
+        stop: run.stop
+      });
+    }
+  );
 
   it('runs the out-of-order fix by reordering top to bottom (NB-specific)', () => {
     const nb = workingCopy('NBspecific_1');
@@ -528,13 +618,17 @@ describe('planCheck and judgeCheck', () => {
     }
   });
 
-  it('honours an explicit target cell id', () => {
-    const plan = planCheck(workingCopy('numpy_1'), reference('numpy_1'), {
-      notebookSpecific: false,
-      targetCellId: 'baca3a11'
+  it('takes the target from the casebook, never from the target id the notebook names', () => {
+    // The working copy's metadata names another cell as the target: a claim, not read.
+    const nb = workingCopy('numpy_1');
+    (nb.metadata!.junobench as Record<string, unknown>).targetCellId =
+      'baca3a11';
+    const plan = planCheck(nb, reference('numpy_1'), {
+      notebookSpecific: false
     });
     expect(plan.steps.filter(s => s.isTarget).map(s => s.cellIndex)).toEqual([
-      5
+      4
     ]);
+    expect(plan.targetMatch).toBe('id');
   });
 });

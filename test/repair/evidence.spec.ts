@@ -30,6 +30,7 @@ import { sourceText } from '../../src/replay/plan';
 import type { INotebookJSON } from '../../src/replay/types';
 import { demoNotebook } from '../replay/notebooks';
 import { stopOf } from '../../src/kernel/stop';
+import type { KernelFate } from '../../src/kernel/stop';
 
 const load = demoNotebook;
 
@@ -894,6 +895,101 @@ describe('judgeRepair on the live kernel of a notebook-specific case', () => {
   it('only says the live kernel where the reproduced notebook’s own fresh run crashes too', () => {
     expect(judged(live(null, false), 'crashes').status).toBe('solved');
   });
+
+  it.each<[KernelFate, string, string]>([
+    ['died', 'fails-live', 'kernel-died'],
+    ['lost', 'not-checked', 'live-unfinished']
+  ])('a live replay whose kernel %s → %s', (fate, status, code) => {
+    const replay = runWith(plan, probeOf(RAN));
+    const target = replay.steps.find(r => r.step.isTarget)!;
+    const cell = cellRef(target.step.cellIndex, target.step.executionCount);
+    const gone = {
+      ...replay,
+      status: 'kernel-died' as const,
+      steps: replay.steps.slice(0, target.index + 1),
+      failedIndex: target.index,
+      stop: { code: 'kernel' as const, fate, cell }
+    };
+    const verdict = judged({ learnerRanTarget: true, run: gone });
+    expect(verdict.status).toBe(status);
+    expect(verdict.findings[0]).toEqual(
+      code === 'kernel-died'
+        ? { code, run: 'live', cell }
+        : { code, stop: gone.stop }
+    );
+  });
+
+  // A saved error on the target is the live kernel's last word on it: prompts typed in so
+  // the notebook looks re-run, or an untouched notebook, never pass beside it.
+  it.each<[string, ReturnType<typeof live>, 'clean' | 'crashes', string]>([
+    [
+      'prompts that claim a clean re-run',
+      live(probeOf(RAN)),
+      'clean',
+      'live-error-saved'
+    ],
+    ['no re-run at all', live(null, false), 'clean', 'nb-live-error'],
+    [
+      'no re-run, where a fresh run of the reproduced notebook crashes too',
+      live(null, false),
+      'crashes',
+      'nb-live-error'
+    ]
+  ])(
+    'a target whose saved output is an error, with %s, is not solved',
+    (_, liveEvidence, reproducedFresh, code) => {
+      const saved = JSON.parse(JSON.stringify(plan)) as ICheckPlan;
+      saved.live = 'error';
+      const verdict = judgeRepair(
+        saved,
+        run,
+        { notebookSpecific: true },
+        {
+          reference: { ...REFERENCE, reproducedFresh },
+          live: liveEvidence
+        }
+      );
+      expect(verdict).toMatchObject({ passed: false, status: 'fails-live' });
+      expect(verdict.findings[0].code).toBe(code);
+      expect(renderVerdict(verdict).reasons.join('\n')).not.toMatch(/^Solved/);
+    }
+  );
+});
+
+describe('judgeRepair on what the notebook finally computes', () => {
+  const { plan } = pandasLearner(FIXED_TARGET);
+  const run = runWith(plan, probeOf(RAN));
+  const withFinal = {
+    ...REFERENCE,
+    final: { sales: { ...REFERENCE.effects.sales } }
+  };
+  it.each<[string, Record<string, IValueSummary> | null, boolean]>([
+    ['the same result at the end', { sales: SALES }, true],
+    [
+      'the result overwritten by a later cell with other rows',
+      { sales: { ...SALES, shape: [3, 8] } },
+      false
+    ],
+    ['the result deleted by a later cell', {}, true],
+    ['no end state (the probe could not say)', null, true]
+  ])('%s → passed %s', (_, final, passed) => {
+    const verdict = judgeRepair(
+      plan,
+      run,
+      { notebookSpecific: false },
+      { reference: withFinal, final }
+    );
+    expect(verdict.passed).toBe(passed);
+    if (!passed) {
+      expect(verdict.findings[0]).toMatchObject({
+        code: 'final-differs',
+        name: 'sales'
+      });
+      expect(renderVerdict(verdict).reasons[0]).toMatch(
+        /^At the end of the notebook, `sales` no longer holds the reference’s value/
+      );
+    }
+  });
 });
 
 describe('judgeRepair on cells with no code', () => {
@@ -932,5 +1028,39 @@ describe('judgeRepair on cells with no code', () => {
       }
     );
     expect(verdict.status).toBe('solved');
+  });
+});
+
+describe('what counts as a result of the reference’s crashing cell', () => {
+  // An import, a class or a function the cell defines is code: a repair need not repeat it
+  // unless later code uses it; a value computed from the data always is a result.
+  const encoder: IValueSummary = {
+    type: 'builtins.type',
+    definition: true
+  };
+  const pandasModule: IValueSummary = {
+    type: 'module',
+    name: 'pandas',
+    definition: true
+  };
+  it.each<[string, IValueSummary, string[], 'result' | 'intermediate']>([
+    ['an unused imported class', encoder, [], 'intermediate'],
+    ['an unused imported module', pandasModule, [], 'intermediate'],
+    [
+      'an imported class a later cell uses',
+      encoder,
+      ['enc = OneHotEncoder()'],
+      'result'
+    ],
+    ['an array computed from the data', ARRAY, [], 'result']
+  ])('%s is %s', (_, summary, later, role) => {
+    const report = {
+      trace: trace({}),
+      effect: effect({ OneHotEncoder: 'created' }, { OneHotEncoder: summary })
+    };
+    const evidence = referenceEvidence(report, report, [], later);
+    expect(evidence.effects.OneHotEncoder.role).toBe(role);
+    const cmp = compareEffects(evidence, {});
+    expect(cmp.differences.length).toBe(role === 'result' ? 1 : 0);
   });
 });

@@ -1,0 +1,273 @@
+"""``junobench check`` meets the failures it expects, and says them in its own words.
+
+Each test plants one failure and runs the real command line (``node bin/junobench.js``) as a
+subprocess on the demo casebook, with its own private Jupyter server:
+
+- a repair whose added cell ends its own kernel (``os._exit(0)``, ``os.kill(os.getpid(), 9)``):
+  the verdict is "not solved", naming the cell that was running, exit code 1;
+- a reference fix whose kernel dies: "not checked", exit code 1;
+- a file that is not a notebook (bad JSON, nbformat 3): a message naming the file, exit code 2;
+- SIGINT or SIGTERM while the check runs: one line, exit code 130 or 143;
+- the private server killed while the check runs: one line, exit code 1.
+
+Every run must print no Node stack ("    at " frames, "Kernel connection disconnected", an
+``Error:`` line) and leave no process behind: the command runs with a marker of this test's own
+in its environment, which its server and the server's kernels inherit; after it exits no process
+may carry that marker (``/proc/<pid>/environ``, so Linux only).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+CLI = REPO / "bin" / "junobench.js"
+BUILT_CLI = REPO / "lib-cli" / "cli" / "main.js"
+DEMO = REPO / "demo" / "casebook"
+FIXED = DEMO / "benchmark" / "numpy_1" / "numpy_1_fixed.ipynb"
+MARK = "JUNOBENCH_TEST_CLI_MARK"
+
+pytestmark = [
+    pytest.mark.skipif(
+        shutil.which("node") is None or not BUILT_CLI.exists(),
+        reason="needs Node.js and the built CLI (jlpm build:lib)",
+    ),
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc"),
+]
+
+# What a Node stack or someone else's error looks like in the output.
+STACK = [
+    re.compile(r"^\s+at ", re.M),
+    re.compile(r"Kernel connection disconnected"),
+    re.compile(r"^(Uncaught )?\w*Error: ", re.M),
+    re.compile(r"^Node\.js v\d+", re.M),
+    re.compile(r"Connection lost, reconnecting"),
+]
+
+
+def marked(mark: str) -> list[tuple[int, str]]:
+    """The live processes (not zombies) whose environment carries ``mark``, with their command."""
+    needle = f"{MARK}={mark}\0".encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if needle not in Path(f"/proc/{entry}/environ").read_bytes():
+                continue
+            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            command = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if state != "Z":
+            found.append((int(entry), command))
+    return found
+
+
+def kill_marked(mark: str) -> None:
+    """Clean up after a failed test: kill what the command left behind."""
+    for pid, _ in marked(mark):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def wait_for_kernel(mark: str, process: subprocess.Popen[str], seconds: float = 90) -> None:
+    """Wait until the command has a kernel running (its server started one)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and process.poll() is None:
+        if any("ipykernel" in command for _, command in marked(mark)):
+            return
+        time.sleep(0.1)
+    pytest.fail("the check started no kernel")
+
+
+class Run:
+    """One run of ``junobench check``: its exit code, output and what it left behind."""
+
+    def __init__(self, args: list[str], cache: Path, act: Callable[[str, subprocess.Popen[str]], None] | None = None) -> None:
+        """Run ``junobench check <args>``; ``act(mark, process)`` is done while it runs."""
+        self.mark = uuid.uuid4().hex
+        env = {**os.environ, MARK: self.mark}
+        env.pop("JUNOBENCH_DEBUG", None)
+        process = subprocess.Popen(
+            ["node", str(CLI), "check", *args, "--kernel", "python3", "--cache-dir", str(cache)],
+            cwd=REPO,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            if act:
+                act(self.mark, process)
+            self.out, self.err = process.communicate(timeout=240)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            out, err = process.communicate()
+            left = marked(self.mark)
+            kill_marked(self.mark)
+            pytest.fail(f"the check ran for more than 240 s; running: {left}\nstdout:\n{out}\nstderr:\n{err}")
+        except BaseException:
+            process.kill()
+            process.communicate()
+            kill_marked(self.mark)
+            raise
+        self.code = process.returncode
+        # Whatever the command stopped is gone by the time it exits; a killed process may take a
+        # moment to be reaped by init.
+        deadline = time.monotonic() + 2
+        self.left = marked(self.mark)
+        while self.left and time.monotonic() < deadline:
+            time.sleep(0.1)
+            self.left = marked(self.mark)
+        kill_marked(self.mark)
+
+    def assert_clean(self) -> None:
+        """No stack in the output and nothing left running."""
+        for pattern in STACK:
+            assert not pattern.search(self.out), f"{pattern.pattern!r} on stdout:\n{self.out}"
+            assert not pattern.search(self.err), f"{pattern.pattern!r} on stderr:\n{self.err}"
+        assert self.left == [], f"left running: {[(pid, command[:160]) for pid, command in self.left]}"
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A reference cache shared by the checks of this module (the reference runs once)."""
+    return tmp_path_factory.mktemp("reference-cache")
+
+
+def repair_with(tmp_path: Path, code: str) -> Path:
+    """numpy_1's reference fix, as a learner ran it, with one more cell at the end running ``code``."""
+    nb = json.loads(FIXED.read_text())
+    nb["cells"].append(
+        {
+            "cell_type": "code",
+            "id": "ends-its-kernel",
+            "metadata": {},
+            "execution_count": None,
+            "outputs": [],
+            "source": code,
+        }
+    )
+    path = tmp_path / "repair.ipynb"
+    path.write_text(json.dumps(nb))
+    return path
+
+
+@pytest.mark.parametrize(
+    "code",
+    ["import os\nos._exit(0)", "import os\nos.kill(os.getpid(), 9)"],
+    ids=["os._exit", "SIGKILL"],
+)
+def test_a_kernel_that_dies_is_a_verdict(tmp_path: Path, cache: Path, code: str) -> None:
+    notebook = repair_with(tmp_path, code)
+    cell = len(json.loads(notebook.read_text())["cells"])
+    run = Run([str(DEMO), "numpy_1", str(notebook)], cache)
+    assert run.code == 1, run.out + run.err
+    assert "numpy_1: FAIL (fails-fresh)" in run.out
+    assert "Not solved: the notebook still fails from a fresh kernel." in run.out
+    assert f"From a fresh kernel, the kernel died while cell {cell} [ ] ran" in run.out
+    run.assert_clean()
+
+
+def test_a_kernel_that_dies_in_the_json_report(tmp_path: Path, cache: Path) -> None:
+    notebook = repair_with(tmp_path, "import os\nos._exit(0)")
+    run = Run([str(DEMO), "numpy_1", str(notebook), "--json"], cache)
+    assert run.code == 1, run.out + run.err
+    report = json.loads(run.out)
+    assert (report["passed"], report["status"], report["grade"]) == (False, "fails-fresh", "not-solved")
+    assert report["findings"][0]["code"] == "kernel-died"
+    assert report["findings"][0]["run"] == "fresh"
+    assert report["run"]["status"] == "kernel-died"
+    run.assert_clean()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"cells": [', "is not valid JSON"),
+        ("not a notebook at all\n", "is not valid JSON"),
+        ('{"nbformat": 3, "nbformat_minor": 0, "worksheets": []}', "is not an nbformat 4 notebook"),
+    ],
+    ids=["truncated", "text", "nbformat-3"],
+)
+def test_a_file_that_is_not_a_notebook(tmp_path: Path, cache: Path, text: str, message: str) -> None:
+    path = tmp_path / "submission.ipynb"
+    path.write_text(text)
+    run = Run([str(DEMO), "numpy_1", str(path)], cache)
+    assert run.code == 2
+    assert run.out == ""
+    assert run.err.startswith(f"junobench check: {path}: {message}"), run.err
+    run.assert_clean()
+
+
+@pytest.mark.parametrize(
+    ("sig", "code", "word"),
+    [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")],
+    ids=["SIGINT", "SIGTERM"],
+)
+def test_a_signal_stops_the_server_and_its_kernels(
+    tmp_path: Path, cache: Path, sig: signal.Signals, code: int, word: str
+) -> None:
+    notebook = repair_with(tmp_path, "import time\ntime.sleep(60)")
+
+    def interrupt(mark: str, process: subprocess.Popen[str]) -> None:
+        wait_for_kernel(mark, process)
+        process.send_signal(sig)
+
+    run = Run([str(DEMO), "numpy_1", str(notebook)], cache, interrupt)
+    assert run.code == code, run.out + run.err
+    assert run.out == ""
+    assert run.err == f"junobench: {word}; stopping the kernels and the Jupyter server it started\n"
+    run.assert_clean()
+
+
+def test_a_server_that_goes_away(tmp_path: Path, cache: Path) -> None:
+    notebook = repair_with(tmp_path, "import time\ntime.sleep(60)")
+
+    def kill_server(mark: str, process: subprocess.Popen[str]) -> None:
+        wait_for_kernel(mark, process)
+        for pid, command in marked(mark):
+            if "jupyter-server" in command or "jupyter server" in command:
+                os.kill(pid, signal.SIGKILL)
+
+    run = Run([str(DEMO), "numpy_1", str(notebook)], cache, kill_server)
+    assert run.code == 1, run.out + run.err
+    assert run.out == ""
+    assert re.fullmatch(
+        r"junobench check: the Jupyter server it started \(http://127\.0\.0\.1:\d+/\) stopped on signal "
+        r"SIGKILL while it ran; the repair was not checked\n",
+        run.err,
+    ), run.err
+    run.assert_clean()
+
+
+def test_a_reference_whose_kernel_dies_leaves_the_repair_not_checked(tmp_path: Path) -> None:
+    book = tmp_path / "casebook"
+    shutil.copytree(DEMO, book)
+    fixed = book / "benchmark" / "numpy_1" / "numpy_1_fixed.ipynb"
+    nb = json.loads(fixed.read_text())
+    first = next(c for c in nb["cells"] if c["cell_type"] == "code")
+    first["source"] = "".join(first["source"]) + "\nimport os\nos._exit(0)"
+    fixed.write_text(json.dumps(nb))
+    # The learner's notebook is the case's own fix, untouched: it runs; the reference does not.
+    run = Run([str(book), "numpy_1", str(FIXED)], tmp_path / "cache")
+    assert run.code == 1, run.out + run.err
+    assert "numpy_1: FAIL (no-reference)" in run.out
+    assert "Not checked: the reference fix does not run here" in run.out
+    assert "The reference fix did not run here: its kernel died while cell 2 [1] ran" in run.out
+    run.assert_clean()
