@@ -552,7 +552,14 @@ export function judgeRepair(
     extra.push({ status: 'fails-live', finding: { code: 'nb-live-error' } });
   }
   if (evidence.reference?.final && evidence.final) {
-    extra.push(...Private.finalFindings(evidence.reference, evidence.final));
+    const target = run.steps.filter(r => r.step.isTarget).pop();
+    extra.push(
+      ...Private.finalFindings(
+        evidence.reference,
+        evidence.final,
+        readProbeReport(target?.probe)?.effect ?? null
+      )
+    );
   }
   // Reading the answer key or rewriting an input is no repair, whatever else the run shows.
   for (const finding of accessFindings(evidence.access)) {
@@ -672,16 +679,35 @@ namespace Private {
    * reference still holds at the end of its run must hold the same value at the end of the
    * learner's (a right result at the target overwritten by a wrong one later fails). A name
    * the learner no longer holds at the end is not judged here: right after the target is
-   * where a result must be.
+   * where a result must be. Nor is a value the learner's later cells left as the target left it
+   * (`atTarget`: the learner's state right after the target): the comparison there stands, with
+   * what it noted (columns taken out, another order). A value changed later is compared with
+   * the same allowances, from what the learner had before the target.
    */
   export function finalFindings(
     reference: IReferenceEvidence,
-    final: Record<string, IValueSummary>
+    final: Record<string, IValueSummary>,
+    atTarget: IEffectReport | null
   ): IExtra[] {
+    const same = (a: unknown, b: unknown) =>
+      JSON.stringify(a) === JSON.stringify(b);
     const effects = Object.fromEntries(
-      Object.entries(reference.final ?? {}).filter(([name]) => name in final)
+      Object.entries(reference.final ?? {}).filter(
+        ([name]) =>
+          name in final &&
+          !(atTarget && same(atTarget.after[name], final[name]))
+      )
     );
-    const cmp = compareEffects({ ...reference, effects }, final);
+    const cmp = compareEffects(
+      { ...reference, effects, figures: { summaries: [], values: false } },
+      {
+        changes: {},
+        after: final,
+        before: atTarget?.before ?? {},
+        figures: [],
+        roles: {}
+      }
+    );
     const d = cmp.differences.find(x => x.name !== '');
     return d
       ? [
