@@ -553,8 +553,10 @@ namespace Private {
     const code = (text: string) => text.replace(/\s+$/gm, '').trim();
     const mine = code(stripMarkers(sourceText(learner.cells[target])));
     let last = -1;
+    // JupyterLab runs a cell's text as it is, `[reexecute]` marker line included; the
+    // practice room's replay runs it without: both are the target's code.
     history.forEach((input, n) => {
-      if (n > 0 && mine && code(input ?? '') === mine) {
+      if (n > 0 && mine && code(stripMarkers(input ?? '')) === mine) {
         last = n;
       }
     });

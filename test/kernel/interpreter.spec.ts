@@ -4,42 +4,18 @@
  * changes how the notebook runs", naming the change and its cell, unless the
  * reference fix makes the same change; a plain repair is not touched by it.
  */
-import { KernelManager } from '@jupyterlab/services';
-
 import {
   MemoryReferenceCache,
   runRepairCheck
 } from '../../src/kernel/repairCheck';
-import type { IFreshKernel } from '../../src/kernel/repairCheck';
 import type { INbCell, INotebookJSON } from '../../src/replay/types';
 
-import { sharedServer } from '../sharedServer';
+import { checkKernels, nb } from './checkKernels';
 
 jest.setTimeout(240000);
 
-const server = sharedServer();
-let manager: KernelManager;
-
-beforeAll(async () => {
-  manager = new KernelManager({ serverSettings: server.settings });
-  await manager.ready;
-});
-
-afterAll(async () => {
-  manager.dispose();
-});
-
-/** A fresh kernel for one run of the check. */
-async function fresh(): Promise<IFreshKernel> {
-  const kernel = await manager.startNew({ name: 'python3' });
-  return {
-    kernel,
-    setupCode: '',
-    dispose: async () => {
-      await kernel.shutdown().catch(() => undefined);
-    }
-  };
-}
+const kernels = checkKernels();
+const fresh = kernels.fresh;
 
 function cell(source: string, count: number | null, crashed = false): INbCell {
   return {
@@ -58,10 +34,6 @@ function cell(source: string, count: number | null, crashed = false): INbCell {
         ]
       : []
   };
-}
-
-function nb(cells: INbCell[]): INotebookJSON {
-  return { nbformat: 4, nbformat_minor: 4, metadata: {}, cells };
 }
 
 const CRASH = "total = int('1O') * 2";

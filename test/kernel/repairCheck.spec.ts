@@ -4,43 +4,19 @@
  * cells ran out of document order can still serve), and a notebook-specific
  * case's live kernel is replayed from the saved prompts.
  */
-import { KernelManager } from '@jupyterlab/services';
-
 import {
   MemoryReferenceCache,
   runRepairCheck
 } from '../../src/kernel/repairCheck';
-import type { IFreshKernel } from '../../src/kernel/repairCheck';
 import { readInputHistory } from '../../src/kernel/history';
 import type { INbCell, INotebookJSON } from '../../src/replay/types';
 
-import { sharedServer } from '../sharedServer';
+import { checkKernels, nb } from './checkKernels';
 
 jest.setTimeout(240000);
 
-const server = sharedServer();
-let manager: KernelManager;
-
-beforeAll(async () => {
-  manager = new KernelManager({ serverSettings: server.settings });
-  await manager.ready;
-});
-
-afterAll(async () => {
-  manager.dispose();
-});
-
-/** A fresh kernel for one run of the check. */
-async function fresh(): Promise<IFreshKernel> {
-  const kernel = await manager.startNew({ name: 'python3' });
-  return {
-    kernel,
-    setupCode: '',
-    dispose: async () => {
-      await kernel.shutdown().catch(() => undefined);
-    }
-  };
-}
+const kernels = checkKernels();
+const fresh = kernels.fresh;
 
 /** A code cell with a prompt (null: never ran) and, optionally, an error output. */
 function cell(
@@ -67,10 +43,6 @@ function cell(
         ]
       : []
   };
-}
-
-function nb(cells: INbCell[]): INotebookJSON {
-  return { nbformat: 4, nbformat_minor: 4, metadata: {}, cells };
 }
 
 describe('the reference fix in its recorded order', () => {
@@ -197,7 +169,7 @@ describe('the live kernel of a re-run crash', () => {
   ]);
   /** The input history of a real kernel after running `inputs` as cells. */
   async function liveHistory(inputs: string[]): Promise<string[]> {
-    const kernel = await manager.startNew({ name: 'python3' });
+    const kernel = await kernels.manager().startNew({ name: 'python3' });
     try {
       for (const code of inputs) {
         await kernel.requestExecute({

@@ -10,6 +10,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
+import { CodeCell } from '@jupyterlab/cells';
+import type { ICodeCellModel } from '@jupyterlab/cells';
 import { Context } from '@jupyterlab/docregistry';
 import type { INotebookModel } from '@jupyterlab/notebook';
 import { NotebookModelFactory } from '@jupyterlab/notebook';
@@ -340,6 +342,59 @@ describe('ReplayController and CheckController', () => {
       expect(checker.state.hints).toHaveLength(1);
     } finally {
       checker.dispose();
+      await context.sessionContext.shutdown();
+      panel.dispose();
+      context.dispose();
+    }
+  });
+
+  it('judges a notebook-specific repair on the live kernel’s own history, not on typed prompts', async () => {
+    const { panel, context, c } = await openWorkingCopy('NBspecific_2');
+    const replay = new ReplayController({ panel, timeoutMs: 60000, trans });
+    const checker = new CheckController({
+      panel,
+      sessions: manager.sessions,
+      contents: manager.contents,
+      caseOf: name => (name === c.name ? c : null),
+      progress: null,
+      timeoutMs: () => 60000,
+      trans
+    });
+    try {
+      // The crash replayed in the live kernel: the target ran twice, the second run failed.
+      expect((await replay.replay('recorded'))?.status).toBe('crashed');
+      const cells = panel.content.widgets;
+      const target = cells.findIndex(w =>
+        w.model.sharedModel
+          .getSource()
+          .includes("df = df.drop(columns=['customer_id'])")
+      );
+      expect(target).toBeGreaterThan(0);
+      const load = cells.findIndex(w =>
+        w.model.sharedModel.getSource().includes('read_csv')
+      );
+      // Forged: prompts typed in as one clean run from the top, the target's error gone. A
+      // file-only check would believe it; the live kernel's history says nothing was re-run.
+      let n = 0;
+      for (const w of cells) {
+        if (w.model.type === 'code') {
+          const m = w.model as ICodeCellModel;
+          m.outputs.clear();
+          m.executionCount = ++n;
+        }
+      }
+      const forged = await checker.check();
+      expect(forged).toMatchObject({ passed: false, status: 'fails-live' });
+
+      // Really repaired in the live kernel: the data loaded again, the target run once.
+      for (const i of [load, target]) {
+        await CodeCell.execute(cells[i] as CodeCell, context.sessionContext);
+      }
+      const repaired = await checker.check();
+      expect(repaired?.passed).toBe(true);
+    } finally {
+      checker.dispose();
+      replay.dispose();
       await context.sessionContext.shutdown();
       panel.dispose();
       context.dispose();
