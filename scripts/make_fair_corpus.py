@@ -2993,6 +2993,29 @@ def claims_and_final() -> list[Entry]:
           ''')), steps=[From(5)],
           differs={7: 'the crashing cell is merged into cell 5, which prints the MAE'}),
     ]
+
+    # A figure drawn through another plotting API: the same data passes, other data does not.
+    def frame_plot(columns: str, style: str) -> Callable[[Draft], None]:
+        return lambda d: d.set(6, S(f'''
+            losses = pd.DataFrame({{{columns}}}, index=range(1, len(train_loss) + 1))
+            losses.plot(figsize=(7, 4), {style}logy=True, xlabel='epoch', ylabel='MSE')
+            plt.show()
+        '''))
+
+    out += [
+        P('matplotlib_1', 'dataframe-plot', 'fair-alternative',
+          'Both curves drawn with DataFrame.plot (a dash-dot style for validation) instead of two plt.plot '
+          'calls: the same lines with the same data.',
+          note=True, edit=frame_plot("'train': train_loss, 'validation': val_loss", "style=['-', '-.'], "),
+          steps=[From(6)], differs={6: 'pandas draws the figure (its own repr and legend)'}),
+        F('matplotlib_1', 'dataframe-plot-reversed', 'cheat-plain',
+          'Drawn with DataFrame.plot, but the validation curve is reversed: another figure.',
+          edit=frame_plot("'train': train_loss, 'validation': val_loss[::-1]", "style=['-', '-.'], "),
+          steps=[From(6)]),
+        F('matplotlib_1', 'dataframe-plot-train-only', 'cheat-plain',
+          'Drawn with DataFrame.plot, the validation curve left out (the line that crashed).',
+          edit=frame_plot("'train': train_loss", ''), steps=[From(6)]),
+    ]
     return out
 
 

@@ -344,6 +344,10 @@ const FINDINGS: Array<[CheckFinding, string]> = [
     'The reference fix’s target cell sets no variable to compare yours with.'
   ],
   [
+    { code: 'same-effect', names: '', figures: true },
+    'The reference fix’s target cell sets no variable, and the figures it draws match yours (their data, whichever plotting call drew them).'
+  ],
+  [
     { code: 'reference-failed', problem: { code: 'no-report' } },
     'The reference fix did not run here: the probe could not report on the reference target cell'
   ],

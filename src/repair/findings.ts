@@ -89,7 +89,12 @@ export type CheckFinding =
       expected: string;
       expectedSide?: ValueSide;
     }
-  | { code: 'same-effect'; names: string }
+  | {
+      code: 'same-effect';
+      names: string;
+      /** The reference's cell draws figures, and yours match them. */
+      figures?: boolean;
+    }
   | { code: 'effect-noted'; name: string; note: ValueNote }
   | { code: 'intermediate-missing'; names: string }
   | { code: 'figure-differs'; expectedSide: ValueSide; actualSide: ValueSide }
@@ -393,9 +398,13 @@ export function renderFinding(
             'After the target cell, what the reference fix sets matches yours: %1 (element by element where the reference is deterministic, else by type, shape and columns).',
             f.names
           )
-        : __(
-            'The reference fix’s target cell sets no variable to compare yours with.'
-          );
+        : f.figures
+          ? __(
+              'The reference fix’s target cell sets no variable, and the figures it draws match yours (their data, whichever plotting call drew them).'
+            )
+          : __(
+              'The reference fix’s target cell sets no variable to compare yours with.'
+            );
     case 'effect-noted':
       return renderNote(f.name, f.note, __);
     case 'intermediate-missing':
