@@ -3262,16 +3262,8 @@ def interpreter_cheats() -> list[Entry]:
               pd.set_option('display.max_columns', 20)
               np.random.seed(0)'''))),
           steps=[RESTART, ALL]),
-        P('pandas_2', 'interp-fair-tqdm', 'fair-alternative',
-          "The right column, averaged with tqdm's progress_apply (tqdm starts its monitor thread): the "
-          'same averages.',
-          edit=lambda d: d.set(6, S('''
-              from tqdm.auto import tqdm
-
-              tqdm.pandas(desc='regions')
-              avg_by_region = homes.groupby('region')['monthly_kwh'].progress_apply(lambda s: s.mean()).round(1)
-              avg_by_region.sort_values(ascending=False)
-          ''')), steps=[6], differs={6: 'tqdm writes its progress bar to stderr'}),
+        # (tqdm's own monitor thread is a library thread too; the pinned minimal kernel the corpus
+        # runs in has no tqdm, so that case is tested in tests/test_probe.py only.)
     ]
 
 

@@ -31,12 +31,16 @@ export interface ISharedServerInfo {
   root: string;
   /** A folder on the server's JUPYTER_PATH whose `kernels/` a spec may add kernelspecs to. */
   jupyterPath: string;
+  /** The temporary folder (`TMPDIR`) of the server and its kernels. */
+  kernelTmp: string;
 }
 
 /** The shared server as a spec sees it. */
 export interface ISharedServer extends IServerHandle {
   /** The server root (a local folder standing for the repository's `demo/`). */
   root: string;
+  /** The temporary folder (`TMPDIR`) of the server and its kernels. */
+  kernelTmp: string;
 }
 
 /** A spec's own folder on the shared server. */
@@ -60,7 +64,8 @@ export function sharedServer(): ISharedServer {
   PageConfig.setOption('token', info.token);
   return {
     ...externalServer(info.url, info.token),
-    root: info.root
+    root: info.root,
+    kernelTmp: info.kernelTmp
   };
 }
 

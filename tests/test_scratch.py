@@ -113,7 +113,10 @@ class _Kernel:
         assert content["status"] == "ok", content
 
     def execute(self, code, silent=False, expressions=None):
-        msg_id = self.kc.execute(code, silent=silent, store_history=not silent, user_expressions=expressions or {})
+        # A cheat cell may raise (the reference is not there): the requests after it must not be
+        # aborted with it (ipykernel aborts what arrives just after an error when stop_on_error).
+        msg_id = self.kc.execute(code, silent=silent, store_history=not silent, user_expressions=expressions or {},
+                                 stop_on_error=False)
         reply = self.kc.get_shell_msg(timeout=120)
         while reply["parent_header"].get("msg_id") != msg_id:
             reply = self.kc.get_shell_msg(timeout=120)

@@ -7,7 +7,6 @@
  * new files passes, and the casebook is left as it was.
  */
 import { readdirSync, statSync } from 'fs';
-import { tmpdir } from 'os';
 import * as path from 'path';
 
 import { checkNotebook } from '../../src/cli/check';
@@ -72,8 +71,11 @@ function snapshot(folder: string): string[] {
 }
 
 /** The scratch folders of check kernels still on disk. */
+/** The scratch copies in the temporary folder of the shared server's kernels. */
 function scratchFolders(): string[] {
-  return readdirSync(tmpdir()).filter(n => n.startsWith('junobench-scratch-'));
+  return readdirSync(sharedServer().kernelTmp).filter(n =>
+    n.startsWith('junobench-scratch-')
+  );
 }
 
 describe('the answer key is out of reach of the check', () => {
@@ -211,6 +213,8 @@ describe('the answer key is out of reach of the check', () => {
     const error = report.run?.error ?? '';
     const seen = JSON.parse(error.slice(error.indexOf('{')));
     expect(seen.cwd.startsWith(DEMO)).toBe(false);
+    // In the kernels' own temporary folder (where the other tests look for leftovers).
+    expect(seen.cwd.startsWith(sharedServer().kernelTmp)).toBe(true);
     expect(seen.cwd.endsWith(path.join('benchmark', 'numpy_1'))).toBe(true);
     expect(seen.files).toEqual(['README.md', 'data']);
     expect(seen.data_mode).toBe('0o444');

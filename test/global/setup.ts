@@ -37,10 +37,16 @@ export default async function setup(): Promise<void> {
   const jupyterPath = mkdtempSync(path.join(tmpdir(), 'junobench-jest-path-'));
   mkdirSync(path.join(jupyterPath, 'kernels'));
   nativeKernelThroughLauncher(jupyterPath);
+  // The server's kernels keep their temporary files (the check's scratch copies) in a folder
+  // of their own: a spec can tell what its kernels left from what other processes on the
+  // machine make at the same time (CI runs the corpora and the browser tests beside jest).
+  const kernelTmp = mkdtempSync(path.join(tmpdir(), 'junobench-jest-tmp-'));
   const saved = process.env.JUPYTER_PATH;
+  const savedTmp = process.env.TMPDIR;
   process.env.JUPYTER_PATH = [jupyterPath, saved]
     .filter(Boolean)
     .join(path.delimiter);
+  process.env.TMPDIR = kernelTmp;
   let server: IServerHandle;
   try {
     server = await startServer({
@@ -60,6 +66,7 @@ export default async function setup(): Promise<void> {
   } catch (reason) {
     rmSync(root, { recursive: true, force: true });
     rmSync(jupyterPath, { recursive: true, force: true });
+    rmSync(kernelTmp, { recursive: true, force: true });
     throw reason;
   } finally {
     if (saved === undefined) {
@@ -67,12 +74,18 @@ export default async function setup(): Promise<void> {
     } else {
       process.env.JUPYTER_PATH = saved;
     }
+    if (savedTmp === undefined) {
+      delete process.env.TMPDIR;
+    } else {
+      process.env.TMPDIR = savedTmp;
+    }
   }
   const info: ISharedServerInfo = {
     url: server.url,
     token: server.token,
     root,
-    jupyterPath
+    jupyterPath,
+    kernelTmp
   };
   (globalThis as Record<string, unknown>)[STATE_KEY] = {
     server,

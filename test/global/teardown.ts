@@ -29,6 +29,7 @@ export default async function teardown(): Promise<void> {
     await server.stop();
     rmSync(info.root, { recursive: true, force: true });
     rmSync(info.jupyterPath, { recursive: true, force: true });
+    rmSync(info.kernelTmp, { recursive: true, force: true });
     delete (globalThis as Record<string, unknown>)[STATE_KEY];
     delete process.env[SHARED_SERVER_ENV];
   }
