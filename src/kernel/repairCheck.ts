@@ -16,13 +16,12 @@ import type {
 } from '../repair/check';
 import type { ReferenceProblem } from '../repair/findings';
 import {
-  compareSummaries,
+  compareMode,
   readProbeReport,
   readReferenceEvidence,
   referenceEvidence
 } from '../repair/evidence';
 import type {
-  CompareMode,
   IProbeReport,
   IReferenceEffect,
   IReferenceEvidence,
@@ -757,23 +756,19 @@ namespace Private {
       if (effect.role !== 'result' && tool) {
         continue;
       }
-      const change = effect.change;
-      const other = second.final?.[name];
-      const mode: CompareMode = !other
-        ? 'type'
-        : !compareSummaries(summary, other, 'values')
-          ? 'values'
-          : !compareSummaries(summary, other, 'structure')
-            ? 'structure'
-            : 'type';
-      out[name] = { change, summary, mode, role: effect.role };
+      out[name] = {
+        change: effect.change,
+        summary,
+        mode: compareMode(summary, second.final?.[name]),
+        role: effect.role
+      };
     }
     return out;
   }
 
   /**
-   * One reference run up to and including the target: its target report and the traces of
-   * the other cells the fix changed, or why it failed.
+   * One reference run, to its end: its target report, the traces of the other cells the fix
+   * changed and its end state, or why it failed.
    */
   async function runReference(
     plan: ICheckPlan,
@@ -793,7 +788,7 @@ namespace Private {
         kernel: fresh.kernel,
         timeoutMs: options.timeoutMs
       });
-      const run = await runner.run(referencePlan(options.fixed, plan, true), {
+      const run = await runner.run(referencePlan(options.fixed, plan), {
         setupCode: [
           fresh.setupCode,
           evidenceInstallCode(),
@@ -838,15 +833,14 @@ namespace Private {
   }
 
   /**
-   * The reference fix's run up to its target: in the order its cells were
-   * recorded (execution counts; `[reexecute]` cells twice), as `verify` runs
-   * it, up to the target's last run; the cells in play top to bottom when the
-   * target has no count.
+   * The reference fix's whole run: in the order its cells were recorded
+   * (execution counts; `[reexecute]` cells twice), as `verify` runs it, the
+   * target's last run marked; the cells in play top to bottom when the target
+   * has no count.
    */
   export function referencePlan(
     fixed: INotebookJSON,
-    plan: ICheckPlan,
-    whole = false
+    plan: ICheckPlan
   ): IReplayPlan {
     const target = plan.targetCellIndex!;
     const recorded = recordedPlan(fixed);
@@ -857,19 +851,12 @@ namespace Private {
       }
     });
     if (last < 0) {
-      return {
-        ...plan,
-        steps: whole
-          ? plan.steps
-          : plan.steps.filter(s => s.cellIndex <= target)
-      };
+      return plan;
     }
     return {
       kind: 'recorded',
       target: plan.target,
-      steps: recorded.steps
-        .slice(0, whole ? recorded.steps.length : last + 1)
-        .map((s, k) => ({ ...s, isTarget: k === last }))
+      steps: recorded.steps.map((s, k) => ({ ...s, isTarget: k === last }))
     };
   }
 

@@ -168,15 +168,13 @@ export function planCheck(
   // The learner's target cell: the counterpart of the reproduced notebook's crashing cell.
   let targetIndex: number | null = null;
   let targetMatch: TargetMatch | null = null;
-  const fixedTargetEarly = reproTarget
+  const fixedTarget = reproTarget
     ? toFixed.forward(reproTarget.cellIndex)
     : null;
   // What the target's code is known as: the reproduced cell and its reference fix.
   const targetCode = reproTarget
     ? [reproduced.cells[reproTarget.cellIndex]]
-        .concat(
-          fixedTargetEarly === null ? [] : [fixed.cells[fixedTargetEarly]]
-        )
+        .concat(fixedTarget === null ? [] : [fixed.cells[fixedTarget]])
         .map(c => codeTokens(Private.code(c)))
     : [];
   if (reproTarget) {
@@ -272,7 +270,6 @@ export function planCheck(
   const crashLine = reproTarget
     ? Private.crashLine(reproduced, reproTarget)
     : null;
-  const fixedTarget = fixedTargetEarly;
   const reproName = cellRef(
     reproTarget?.cellIndex ?? 0,
     reproTarget ? Private.count(reproduced.cells[reproTarget.cellIndex]) : null

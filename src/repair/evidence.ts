@@ -318,6 +318,24 @@ export interface IReferenceEvidence {
 }
 
 /**
+ * How a value of the reference is compared, from two runs of it: by values where they agree,
+ * else by structure where that agrees, else by type (also when the second run has no value).
+ */
+export function compareMode(
+  first: IValueSummary,
+  second: IValueSummary | undefined
+): CompareMode {
+  if (!second) {
+    return 'type';
+  }
+  return !compareSummaries(first, second, 'values')
+    ? 'values'
+    : !compareSummaries(first, second, 'structure')
+      ? 'structure'
+      : 'type';
+}
+
+/**
  * Combine two reference runs' reports of the target cell (plus the traces of
  * the other cells the fix changed) into what a learner's repair is held to.
  */
@@ -339,15 +357,7 @@ export function referenceEvidence(
     if (!summary) {
       continue;
     }
-    const other = second?.effect?.after[name];
-    let mode: CompareMode = 'type';
-    if (other) {
-      if (!compareSummaries(summary, other, 'values')) {
-        mode = 'values';
-      } else if (!compareSummaries(summary, other, 'structure')) {
-        mode = 'structure';
-      }
-    }
+    const mode = compareMode(summary, second?.effect?.after[name]);
     // Imports, classes and functions are code, not results, unless later code uses them (a
     // repair need not repeat an import the reference fix never uses).
     const role: EffectRole =
