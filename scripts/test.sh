@@ -66,7 +66,7 @@ if [ ! -x .venv-py310/bin/python ]; then
   done
   if [ -n "$py310" ]; then
     echo "== Python 3.10 kernel environment (.venv-py310) from $py310"
-    ( ("$py310" -m venv .venv-py310 && .venv-py310/bin/python -m pip install -q ipykernel numpy pandas scikit-learn) \
+    ( ("$py310" -m venv .venv-py310 && .venv-py310/bin/python -m pip install -q ipykernel numpy pandas scikit-learn matplotlib nbformat) \
       || { echo "could not make .venv-py310: the Python 3.10 probe tests will be skipped" >&2; rm -rf .venv-py310; } ) &
     setup_pids+=("$!")
   else

@@ -15,6 +15,7 @@ import types
 from pathlib import Path
 
 import pytest
+from _ipc_kernel import start_ipc_kernel
 
 REPO = Path(__file__).resolve().parent.parent
 PROBE = REPO / "jupyterlab_junobench" / "probe.py"
@@ -309,10 +310,7 @@ def _kernels():
 
 @pytest.mark.parametrize("python", _kernels())
 def test_the_probe_reports_from_a_real_kernel(python, tmp_path):
-    from jupyter_client.manager import KernelManager
-
-    km = KernelManager(kernel_cmd=[python, "-m", "ipykernel_launcher", "-f", "{connection_file}"])
-    km.start_kernel(cwd=str(tmp_path))
+    km = start_ipc_kernel(python, tmp_path)
     kc = km.client()
     kc.start_channels()
     try:
@@ -366,10 +364,7 @@ class _Kernel:
     """A real kernel with the probe installed the way the check installs it."""
 
     def __init__(self, python, cwd):
-        from jupyter_client.manager import KernelManager
-
-        self.km = KernelManager(kernel_cmd=[python, "-m", "ipykernel_launcher", "-f", "{connection_file}"])
-        self.km.start_kernel(cwd=str(cwd))
+        self.km = start_ipc_kernel(python, cwd)
         self.kc = self.km.client()
         self.kc.start_channels()
         self.kc.wait_for_ready(timeout=120)

@@ -17,6 +17,7 @@ import types
 from pathlib import Path
 
 import pytest
+from _ipc_kernel import start_ipc_kernel
 
 REPO = Path(__file__).resolve().parent.parent
 SCRATCH = REPO / "jupyterlab_junobench" / "scratch.py"
@@ -93,10 +94,7 @@ class _Kernel:
     """A real kernel started in the case folder and set up as a check's fresh kernel."""
 
     def __init__(self, python, case, root):
-        from jupyter_client.manager import KernelManager
-
-        self.km = KernelManager(kernel_cmd=[python, "-m", "ipykernel_launcher", "-f", "{connection_file}"])
-        self.km.start_kernel(cwd=str(case), env={**os.environ, "TMPDIR": str(root)})
+        self.km = start_ipc_kernel(python, case, env={**os.environ, "TMPDIR": str(root)})
         self.kc = self.km.client()
         self.kc.start_channels()
         self.kc.wait_for_ready(timeout=120)
@@ -198,7 +196,9 @@ def test_an_honest_notebook_reads_its_data_and_writes_new_files(kernel):
 def test_a_cheat_is_reported(kernel, casebook, cell, event):
     book = str(casebook.resolve())
     kernel.execute(f"BOOK = {book!r}\nCASE = BOOK + '/benchmark/numpy_1'")
-    kernel.execute(cell)
+    content = kernel.execute(cell)
+    # The cheat ran: a kernel that lacks a module it needs does not test the hook.
+    assert content.get("ename") not in ("ModuleNotFoundError", "NameError"), content
     assert event in _events(kernel.report())
     planted = casebook / "benchmark" / "numpy_1" / "data" / "planted.csv"
     planted.unlink(missing_ok=True)
