@@ -24,6 +24,7 @@ import asyncio
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -68,6 +69,81 @@ ENGINE_ENV_KEYS = ("CONTAINERS_CONF", "CONTAINERS_STORAGE_CONF", "CONTAINER_HOST
 
 class ContainerError(RuntimeError):
     """A container step failed; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """An engine's known refusal on machines like ours: a code, what it means and what to set."""
+
+    code: str
+    meaning: str
+    fix: str
+
+
+# The container settings of scripts/container-env.sh (deploy/podman/), which this kind of machine needs.
+_ENV_FIX = (
+    ". scripts/container-env.sh (CONTAINERS_CONF=deploy/podman/containers.conf, "
+    "CONTAINERS_STORAGE_CONF=deploy/podman/storage-overlay.conf)"
+)
+
+# What an engine prints when the machine refuses it, first match wins. Each pattern is a message
+# seen from podman, runc, crun or docker; the fix names the setting that avoids it.
+REFUSALS: tuple[tuple[str, str, str, str], ...] = (
+    (
+        "rlimit",
+        r"error setting rlimit|setrlimit|RLIMIT_\w+.*operation not permitted",
+        "the machine does not let a container raise its resource limits (ulimits)",
+        _ENV_FIX + ": its default_ulimits = [] asks for none",
+    ),
+    (
+        "cgroups",
+        r"cgroup|sd-bus call|systemd.*(user session|not running)|dbus",
+        "the engine cannot create the container's control group (no systemd, or a read-only /sys/fs/cgroup)",
+        _ENV_FIX + ": its cgroup_manager = \"cgroupfs\"",
+    ),
+    (
+        "storage",
+        r"overlay.*not supported|kernel does not support overlay|error creating overlay mount|"
+        r"mount.*overlay.*(permission denied|invalid argument)|database .*(does not match|configuration mismatch)|"
+        r"storage.*(driver|graphroot)|no space left on device",
+        "the engine's image storage does not work here (overlay over overlay, another storage's database, or a full disk)",
+        "JUNOBENCH_PODMAN_STORAGE=vfs . scripts/container-env.sh (vfs storage: slower, works anywhere), "
+        "or free disk space under the graphroot",
+    ),
+    (
+        "runtime",
+        r"OCI runtime .*not found|runtime \"?\w+\"? not found|executable file `?(runc|crun)`? not found",
+        "the engine's OCI runtime is not installed",
+        "apt-get install runc, then " + _ENV_FIX + ": its runtime = \"runc\"",
+    ),
+    (
+        "user-namespace",
+        r"newuidmap|newgidmap|cannot find UID/GID|not enough IDs available|/etc/subuid",
+        "a rootless engine found no subordinate user ids for this user",
+        "add a range for this user to /etc/subuid and /etc/subgid (usermod --add-subuids 100000-165535 "
+        "--add-subgids 100000-165535 $USER), then podman system migrate",
+    ),
+    (
+        "no-daemon",
+        r"Cannot connect to the Docker daemon|docker daemon .*running\?|dial unix .*docker\.sock",
+        "docker's client is here but no docker daemon answers",
+        "use podman (apt-get install podman runc, then " + _ENV_FIX + "), or start dockerd",
+    ),
+    (
+        "permission",
+        r"OCI permission denied|operation not permitted|permission denied",
+        "the machine refused the container an operation it needs",
+        _ENV_FIX + "; inside another container, run this one with the settings deploy/podman/ names",
+    ),
+)
+
+
+def recognise_refusal(text: str) -> Refusal | None:
+    """The known refusal an engine's error output shows, or None."""
+    for code, pattern, meaning, fix in REFUSALS:
+        if re.search(pattern, text, re.IGNORECASE):
+            return Refusal(code, meaning, fix)
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -270,7 +346,7 @@ def probe_image(engine: Engine, image: str) -> dict[str, Any]:
 
 def benchmark_differences(found: dict[str, Any], base: str, pins: dict[str, Any]) -> list[str]:
     """Lines saying how an image differs from the JunoBench container (base, Python, each library)."""
-    from .kernel import installed_version, pins_for
+    from .kernel import drift, drift_line, pins_for
 
     lines: list[str] = []
     if base != UPSTREAM_BASE:
@@ -279,12 +355,7 @@ def benchmark_differences(found: dict[str, Any], base: str, pins: dict[str, Any]
     if not str(found.get("python", "")).startswith(pinned_python + "."):
         lines.append(f"Python {found.get('python')} (the benchmark's is {pinned_python})")
     versions = found.get("versions", {})
-    for p in pins_for(pins, minimal=False):
-        version = installed_version(versions, p)
-        if version is None:
-            lines.append(f"{p.name}: not installed (pinned {p.pinned})")
-        elif version.split("+")[0] != p.pinned:
-            lines.append(f"{p.name}: {version} (pinned {p.pinned})")
+    lines += [drift_line(d, "pinned") for d in drift(versions, pins_for(pins, minimal=False), benchmark=True)]
     return lines
 
 
@@ -805,6 +876,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except ContainerError as e:
         print(f"junobench container: error: {e}", file=sys.stderr)
+        refusal = recognise_refusal(str(e))
+        if refusal is not None:
+            print(f"junobench container: {refusal.meaning}. To fix it: {refusal.fix}", file=sys.stderr)
         return 2
 
 

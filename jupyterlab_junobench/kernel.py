@@ -274,18 +274,28 @@ def installed_version(versions: dict[str, str | None], pin: Pin) -> str | None:
     return next((versions.get(d) for d in pin.distributions if versions.get(d)), None)
 
 
-def differences(found: dict[str, Any], pins: list[Pin]) -> list[str]:
-    """Lines for the libraries whose installed version is not the local pin."""
+def drift(versions: dict[str, str | None], pins: list[Pin], benchmark: bool = False) -> list[dict[str, Any]]:
+    """``{name, found, wanted}`` for each library not at its local pin (or, with ``benchmark``, the container's)."""
     out = []
     for p in pins:
-        version = installed_version(found["versions"], p)
-        if p.local_version is None:
+        wanted = p.pinned if benchmark else p.local_version
+        if wanted is None:
             continue
-        if version is None:
-            out.append(f"{p.name}: not installed (local pin {p.local_version})")
-        elif version.split("+")[0] != p.local_version:
-            out.append(f"{p.name}: {version} (local pin {p.local_version})")
+        version = installed_version(versions, p)
+        if version is None or version.split("+")[0] != wanted:
+            out.append({"name": p.name, "found": version, "wanted": wanted})
     return out
+
+
+def drift_line(d: dict[str, Any], pin_name: str) -> str:
+    """One line of :func:`drift`, ``pin_name`` being "local pin" or "pinned"."""
+    found = d["found"] or "not installed"
+    return f"{d['name']}: {found} ({pin_name} {d['wanted']})"
+
+
+def differences(found: dict[str, Any], pins: list[Pin]) -> list[str]:
+    """Lines for the libraries whose installed version is not the local pin."""
+    return [drift_line(d, "local pin") for d in drift(found["versions"], pins)]
 
 
 def install_container(args: argparse.Namespace) -> int:

@@ -196,12 +196,19 @@ export async function fetchSparse(
   return { ...(await summarise(sparse)), selected, notInSource, sparse };
 }
 
+/**
+ * The Python with the jupyterlab_junobench package: `explicit` (--python), $JUNOBENCH_PYTHON, the activated venv's, else python3.
+ */
+export function packagePython(explicit?: string): string {
+  const venv = `${process.env.VIRTUAL_ENV}/bin/python`;
+  const found = process.env.VIRTUAL_ENV && existsSync(venv) ? venv : null;
+  return explicit ?? process.env.JUNOBENCH_PYTHON ?? found ?? 'python3';
+}
+
 namespace Private {
-  /** The Python that runs the fetcher: --python, $JUNOBENCH_PYTHON, the activated venv's, else python3. */
+  /** The Python that runs the fetcher. */
   function python(o: FetchOptions): string {
-    const venv = `${process.env.VIRTUAL_ENV}/bin/python`;
-    const found = process.env.VIRTUAL_ENV && existsSync(venv) ? venv : null;
-    return o.python ?? process.env.JUNOBENCH_PYTHON ?? found ?? 'python3';
+    return packagePython(o.python);
   }
 
   /** Run the fetcher with `args`; resolve with its summary, reject with its error. */

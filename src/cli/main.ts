@@ -12,8 +12,10 @@ import type { ICase, ICasebook } from '../casebook/types';
 import { ADD_USAGE, addCommand, newCommand } from './add';
 import { BATCH_SYNOPSIS } from './batch';
 import { checkCommand } from './checkCommand';
+import { DOCTOR_USAGE, doctorCommand } from './doctor';
 import { EXPLAIN_USAGE, explainCommand } from './explain';
 import { FETCH_USAGE, fetchCommand } from './fetch';
+import { commandHelp } from './help';
 import { REPORT_USAGE, reportCommand } from './report';
 import {
   ENVIRONMENT_OPTION,
@@ -39,6 +41,7 @@ ${EXPLAIN_USAGE}
 ${REPORT_USAGE}
 ${FETCH_USAGE}
 ${ADD_USAGE}
+${DOCTOR_USAGE}
 
   <casebook> is a folder laid out like JunoBench: benchmark_desc.xlsx at its root
   and case folders under benchmark/<case>/.`;
@@ -48,6 +51,14 @@ ${ADD_USAGE}
  */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // `junobench <command> --help`: that command's part of the usage.
+  const help = rest.some(a => a === '--help' || a === '-h')
+    ? commandHelp(USAGE, command)
+    : null;
+  if (help) {
+    console.log(help);
+    return 0;
+  }
   try {
     switch (command) {
       case 'list':
@@ -66,6 +77,8 @@ export async function main(argv: string[]): Promise<number> {
         return await addCommand(rest);
       case 'new':
         return await newCommand(rest);
+      case 'doctor':
+        return await doctorCommand(rest);
       case undefined:
       case '-h':
       case '--help':
