@@ -1042,17 +1042,13 @@ def start(source, trace, snapshot, cell=0, want=None):
     state["previous"] = sys.gettrace()
     state["previous_thread"] = getattr(threading, "gettrace", lambda: None)()
     threading.settrace(_global)
-    sys.settrace(_global)
-    # Thread starts and trace calls are C calls a trace function does not see.
-    state["previous_profile"] = sys.getprofile()
-    sys.setprofile(_profile)
+    _settrace(_global)
 
 
 def stop():
     """After a step: stop tracing and keep the report for ``report()``."""
     if state.get("trace"):
-        sys.setprofile(state.get("previous_profile"))
-        sys.settrace(state.get("previous"))
+        _settrace(state.get("previous"))
         threading.settrace(state.get("previous_thread"))
     state["active"] = False
     out = {}
@@ -1333,6 +1329,7 @@ def baseline():
         # check, takes a baseline.
         sys.addaudithook(_audit)
         _audit_installed.append(True)
+        _watch_c_calls()
     _baseline.update(
         stdlib=std, cwd=cwd,
         transformers={k: [id(t) for t in v] for k, v in _transformer_lists(ip).items()} if ip else {},
@@ -1367,7 +1364,11 @@ def _audit(event, args):
     """The audit hook of a check's kernel: code the notebook compiles and runs itself (exec,
     eval), and, where Python reports them, trace or profile functions set (3.11 and later) and
     threads started (3.12 and later) outside the traced cells."""
-    if event not in _AUDITED or not _baseline:
+    if event not in _AUDITED:
+        return
+    if event == "sys.settrace" and not _trace_audited:
+        _trace_audited.append(True)
+    if not _baseline:
         return
     try:
         caller = sys._getframe(1)
@@ -1389,6 +1390,9 @@ def _audit(event, args):
     except Exception:
         pass
 
+
+#: Whether this Python raises the ``sys.settrace`` audit event (3.10's later releases do).
+_trace_audited = []
 
 _AUDITED = {"exec", "_thread.start_new_thread", "_thread.start_joinable_thread", "sys.settrace", "sys.setprofile"}
 
@@ -1430,16 +1434,8 @@ def _thread_name(frame):
     return line[:80] or "_thread.start_new_thread"
 
 
-def _profile(frame, event, arg):
-    """The profile function of a traced cell's main thread: notes thread starts and trace or
-    profile functions set by the notebook's code (C calls a trace function does not see), even
-    when they are undone before the end. Kept to one test per event: it runs on every call."""
-    if event == "c_call" and id(arg) in _WATCHED_C:
-        _profiled(frame, _WATCHED_C[id(arg)])
-
-
 def _profiled(frame, kind):
-    """Note a watched C call when the notebook's own code made it."""
+    """Note a watched C call (``frame``: its caller) when the notebook's own code made it."""
     try:
         mine = _notebook_frame(frame)
         if mine is not None:
@@ -1451,20 +1447,44 @@ def _profiled(frame, kind):
         pass
 
 
-def _watched():
-    """The C functions the profile function watches, by id: thread starts, trace and profile."""
+#: The real ``sys.settrace``, for the probe's own calls.
+_settrace = sys.settrace
+
+
+def _watch_c_calls():
+    """Where Python raises no audit event for them (thread starts before 3.12, trace and profile
+    functions set in early 3.10 releases), put a watcher in front of the C functions, every name they are
+    reached by, before any notebook code runs: a notebook's import of one binds the watcher. A
+    profile function did this job before, at the price of a Python call on every call of a traced
+    cell (a third of a fully traced notebook's time); the watchers cost nothing until called."""
     import _thread
-    c = {}
-    for name in ("start_new_thread", "start_joinable_thread", "start_new"):
-        fn = getattr(_thread, name, None)
-        if fn is not None:
-            c[id(fn)] = "thread"
-    for name in ("settrace", "setprofile"):
-        c[id(getattr(sys, name))] = f"sys.{name}"
-    return c
 
+    def watcher(fn, kind):
+        def watched(*args, **kwargs):
+            _profiled(sys._getframe(1), kind)
+            return fn(*args, **kwargs)
+        for attr in ("__name__", "__qualname__", "__doc__"):
+            try:
+                setattr(watched, attr, getattr(fn, attr))
+            except Exception:
+                pass
+        return watched
 
-_WATCHED_C = _watched()
+    places = []
+    if sys.version_info < (3, 12):
+        places += [(_thread, n, "thread") for n in ("start_new_thread", "start_new", "start_joinable_thread")]
+        places.append((threading, "_start_new_thread", "thread"))
+    _settrace(sys.gettrace())
+    if not _trace_audited:
+        places += [(sys, n, f"sys.{n}") for n in ("settrace", "setprofile")]
+    made = {}
+    for module, name, kind in places:
+        fn = getattr(module, name, None)
+        if fn is None or not callable(fn):
+            continue
+        if id(fn) not in made:
+            made[id(fn)] = watcher(fn, kind)
+        setattr(module, name, made[id(fn)])
 
 
 def _public_name(cls):
@@ -1525,7 +1545,7 @@ def interpreter():
             ("trace", sys.getprofile(), _baseline["profile"], "sys.setprofile"),
             ("trace", getattr(threading, "_trace_hook", None), _baseline["thread_trace"], "threading.settrace"),
             ("trace", getattr(threading, "_profile_hook", None), _baseline["thread_profile"], "threading.setprofile")):
-        if now is not before and now is not _global and now is not _profile:
+        if now is not before and now is not _global:
             add(kind, label, _count_of(now) if now is not None else None)
     for change in _seen_changes:
         add(change["kind"], change["name"], change["count"])

@@ -452,6 +452,15 @@ CHANGES = [
      ("thread", "work2"), ""),
     ("import threading\nstop = threading.Event()\ndef loop():\n    stop.wait()\n"
      "threading.Thread(target=loop, daemon=True).start()", False, ("thread", "loop"), "stop.set()"),
+    # Outside traced cells too, however the notebook reaches the C function that starts a thread.
+    ("import _thread, time\ndef work3():\n    pass\n_thread.start_new_thread(work3, ())\ntime.sleep(0.2)", False,
+     ("thread", "_thread.start_new_thread(work3, ())"), ""),
+    ("from _thread import start_new_thread as go\nimport time\ndef work4():\n    pass\ngo(work4, ())\ntime.sleep(0.2)",
+     False, ("thread", "go(work4, ())"), ""),
+    ("import threading, time\ndef work5():\n    pass\nthreading._start_new_thread(work5, ())\ntime.sleep(0.2)", False,
+     ("thread", "threading._start_new_thread(work5, ())"), ""),
+    ("import sys\nold = sys.gettrace()\nsys.settrace(None)\nsys.settrace(old)", False, ("trace", "sys.settrace"), ""),
+    ("import sys\nsys.setprofile(None)", False, ("trace", "sys.setprofile"), ""),
 ]
 
 
