@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import logging
 import signal
 from collections.abc import Awaitable
 from typing import Any
@@ -33,6 +34,9 @@ async def _answer(work: Awaitable[dict[str, Any]]) -> CallToolResult:
         payload, failed = await work, False
     except ToolError as e:
         payload, failed = e.to_json(), True
+    except Exception as e:  # a bug: still an answer in JSON, and the server goes on
+        logging.getLogger(__name__).exception("junobench mcp: a tool failed")
+        payload, failed = ToolError("internal", f"{type(e).__name__}: {e}").to_json(), True
     text = json.dumps(payload, ensure_ascii=False)
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=payload, is_error=failed)
 

@@ -382,7 +382,7 @@ class Room:
         """A new session on a case: working copy, kernel, replay to the crash."""
         problem = name_problem(case)
         if problem is not None:
-            raise ToolError("bad-case-name", f"not a case name: {describe_name_problem(problem)}", **problem)
+            raise ToolError("bad-case-name", f"not a case name: {describe_name_problem(problem)}", problem=problem)
         known = {c["name"]: c for c in await self.cases()}
         if case not in known:
             raise ToolError("no-such-case", f"the casebook has no case {case!r}", case=case)
