@@ -82,6 +82,11 @@ def _alive(pid: int) -> bool:
         return True
 
 
+def _parent(pid: int) -> int:
+    with open(f"/proc/{pid}/stat") as f:
+        return int(f.read().split(")")[-1].split()[1])
+
+
 def _wait_gone(pids: list[int], timeout: float = 15) -> list[int]:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -309,6 +314,14 @@ async def test_sessions_apart_cheat_and_answer_key(tmp_path: Path) -> None:
             assert _answer_files(Path(opened["folder"]), "numpy_1") == []
         for line in (Path(a["folder"]) / "trajectory.jsonl").read_text("utf-8").splitlines():
             assert "error" in line or "_fixed" not in line
+
+        # SIGTERM: the server stops both kernels before it exits (b's is a new one since run_all).
+        pb = await agent.kernel_pid(b["session"])
+        agent.pids.append(pb)  # type: ignore[attr-defined]
+        server = _parent(pa)
+        assert server == _parent(pb) and "jupyterlab_junobench.mcp" in Path(f"/proc/{server}/cmdline").read_text()
+        os.kill(server, signal.SIGTERM)
+        assert _wait_gone([pa, pb, server], timeout=10) == []
 
 
 async def test_budgets_end_sessions(tmp_path: Path) -> None:

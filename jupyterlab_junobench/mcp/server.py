@@ -8,6 +8,7 @@ import asyncio
 import hmac
 import json
 import logging
+import os
 import signal
 from collections.abc import Awaitable
 from typing import Any
@@ -160,16 +161,19 @@ class TokenGate:
 
 
 async def _until_stopped(work: Awaitable[None], room: Room) -> None:
-    """Serve until done or until SIGTERM/SIGHUP; then stop every kernel."""
-    task = asyncio.current_task()
+    """Serve until done; then stop every kernel. On SIGTERM or SIGHUP, stop every kernel and
+    exit at once: the stdio transport reads stdin in a thread that no cancellation reaches."""
     loop = asyncio.get_running_loop()
-    if task is not None:
-        for sig in (signal.SIGTERM, signal.SIGHUP):
-            loop.add_signal_handler(sig, task.cancel)
+    stopping: list[asyncio.Task[None]] = []
+
+    async def stop() -> None:
+        await room.shutdown()
+        os._exit(0)
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        loop.add_signal_handler(sig, lambda: stopping or stopping.append(loop.create_task(stop())))
     try:
         await work
-    except asyncio.CancelledError:
-        pass
     finally:
         await room.shutdown()
 
