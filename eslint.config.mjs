@@ -175,6 +175,7 @@ export default defineConfig([
       'src/replay/**/*.ts',
       'src/verify/**/*.ts',
       'src/repair/**/*.ts',
+      'src/score/**/*.ts',
       'src/state/**/*.ts',
       'src/workshop/**/*.ts'
     ],

@@ -17,6 +17,7 @@ import { EXPLAIN_USAGE, explainCommand } from './explain';
 import { FETCH_USAGE, fetchCommand } from './fetch';
 import { commandHelp } from './help';
 import { REPORT_USAGE, reportCommand } from './report';
+import { SCORE_USAGE, scoreCommand } from './score';
 import {
   ENVIRONMENT_OPTION,
   ENVIRONMENT_USAGE,
@@ -39,6 +40,7 @@ const USAGE = `Usage:
 ${BATCH_SYNOPSIS}
 ${EXPLAIN_USAGE}
 ${REPORT_USAGE}
+${SCORE_USAGE}
 ${FETCH_USAGE}
 ${ADD_USAGE}
 ${DOCTOR_USAGE}
@@ -71,6 +73,8 @@ export async function main(argv: string[]): Promise<number> {
         return await explainCommand(rest);
       case 'report':
         return await reportCommand(rest);
+      case 'score':
+        return await scoreCommand(rest);
       case 'fetch':
         return await fetchCommand(rest);
       case 'add':
