@@ -29,6 +29,8 @@ import sys
 import time
 from pathlib import Path
 
+from bench_meta import meta  # scripts/, on the path when run as python scripts/<this>.py
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -206,7 +208,8 @@ def main() -> int:
             f"{str(int(results[n]['verify_passed'])) + '/' + str(int(results[n]['verify_cases'])):>22}" for n in names
         )
     )
-    Path(args.json).write_text(json.dumps(results, indent=1))
+    # When, where and how: the docs' numbers page prints each figure with them.
+    Path(args.json).write_text(json.dumps({**results, "meta": meta()}, indent=1))
     for name, report in reuse.items():
         print(f"(verify numbers of {name} from {report}, the same command run by the test steps)")
     print(f"(written to {args.json})")

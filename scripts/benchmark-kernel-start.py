@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_meta import meta  # scripts/, on the path when run as python scripts/<this>.py
+
 REPO = Path(__file__).resolve().parent.parent
 CELL = "import numpy, pandas, sklearn"
 
@@ -108,7 +110,8 @@ def main() -> int:
     print(f"{'':40}" + "".join(f"{label:>20}" for label in results))
     for title, key in rows:
         print(f"{title:40}" + "".join(f"{results[label][key]:>20.2f}" for label in results))
-    Path(args.json).write_text(json.dumps(results, indent=1))
+    # When, where and how: the docs' numbers page prints each figure with them.
+    Path(args.json).write_text(json.dumps({**results, "meta": meta()}, indent=1))
     print(f"(written to {args.json})")
     return 0
 

@@ -43,6 +43,8 @@ fi
 bash scripts/setup.sh || { echo "setup failed" >&2; exit 1; }
 # shellcheck disable=SC1091
 . .venv/bin/activate
+# The docs' build (Sphinx, MyST, the PyData theme) for the docs step; a few seconds once installed.
+python -m pip install -q -r docs/requirements.txt || { echo "the docs' requirements could not be installed" >&2; exit 1; }
 # The installs below go to places of their own (ui-tests/node_modules, hub-tests/node_modules,
 # .venv-py310, .venv's tensorflow and catboost): they run at the same time, and are waited for before the first step.
 setup_pids=()
@@ -235,7 +237,7 @@ corpora() {
   # The real cases' repairs run in the server's python3, forked as the pinned kernel's
   # (.forked-kernel: python -m jupyterlab_junobench.forkserver python3).
   step "pinned kernel for the corpora (kernel install --minimal)" bash -c 'rm -rf .pinned-kernel .forked-kernel && python -m jupyterlab_junobench.kernel install --minimal --prefix "$JUNOBENCH_TEST_VENV" --kernel-prefix "$PWD/.pinned-kernel" && python -m jupyterlab_junobench.forkserver python3 "$PWD/.forked-kernel"'
-  step "lint (stylelint, prettier, eslint, tsc, ruff)" nice -n 10 bash -c 'jlpm lint:check && python -m ruff check jupyterlab_junobench/probe.py tests/test_probe.py jupyterlab_junobench/scratch.py tests/test_scratch.py jupyterlab_junobench/launcher.py tests/test_launcher.py jupyterlab_junobench/container.py tests/test_container.py scripts/benchmark-container.py jupyterlab_junobench/forkserver.py tests/test_forkserver.py scripts/benchmark-kernel-start.py jupyterlab_junobench/mcp tests/test_mcp.py'
+  step "lint (stylelint, prettier, eslint, tsc, ruff)" nice -n 10 bash -c 'jlpm lint:check && python -m ruff check jupyterlab_junobench/probe.py tests/test_probe.py jupyterlab_junobench/scratch.py tests/test_scratch.py jupyterlab_junobench/launcher.py tests/test_launcher.py jupyterlab_junobench/container.py tests/test_container.py scripts/benchmark-container.py jupyterlab_junobench/forkserver.py tests/test_forkserver.py scripts/benchmark-kernel-start.py jupyterlab_junobench/mcp tests/test_mcp.py jupyterlab_junobench/doctor.py tests/test_doctor.py scripts/bench_meta.py docs/conf.py docs/_ext tests/test_docs_pages.py'
   local pinned=()
   [ -f .pinned-kernel/share/jupyter/kernels/junobench/kernel.json ] && pinned=(--kernel junobench)
   # At a lower priority: they take the CPU the other steps leave, and finish alone on both cores.
@@ -280,6 +282,9 @@ if [ "$have_engine" = "1" ]; then
   shown "benchmark: container kernel against the pinned kernel" \
     python scripts/benchmark-container.py --starts 3 --cells 200 --reuse-verify junobench-container=junobench-verify-container.json
 fi
+
+# The docs last: the numbers page is made from the JSON the steps and benchmarks above wrote.
+step "docs (Sphinx: warnings as errors, internal links checked)" bash scripts/docs.sh
 
 echo
 echo "================ time per step ================"
