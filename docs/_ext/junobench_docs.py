@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,8 @@ def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
         doc_dir = Path(app.env.doc2path(docname)).parent
         if not (doc_dir / target).is_dir():
             logger.warning(f"{docname}: link to a missing folder {target}", location=docname)
-        path = (doc_dir / target).resolve().relative_to(Path(app.srcdir).resolve().parent)
+        # The path from the repository's root, as written (symbolic links are not followed).
+        path = os.path.relpath(os.path.normpath(doc_dir / target), Path(app.srcdir).parent)
         return f"{label} (`{path}/`)" if label.strip("`") != f"{path}/" else f"`{path}/`"
 
     source[0] = _FOLDER_LINK.sub(folder, text)
