@@ -107,7 +107,7 @@ export interface IToolScore {
   dimensions: Record<ScoreDimension, IDimensionScore>;
   /** The crashing cell, and the crashing line in it. */
   localisation: { cell: ILocalisationScore; line: ILocalisationScore };
-  /** What was left out or not understood, in file order, then the cases without a prediction. */
+  /** What was left out or not understood: about the whole file, then by row, then the cases without a prediction. */
   warnings: ScoreWarning[];
 }
 
@@ -235,6 +235,10 @@ export function scoreTool(
   if (missing.length > 0) {
     warnings.push({ code: 'no-prediction', file, cases: missing });
   }
+  // In the file's order: those about the whole file first, the missing cases last.
+  const at = (w: ScoreWarning): number =>
+    'row' in w ? w.row : w.code === 'no-prediction' ? Infinity : 0;
+  warnings.sort((a, b) => at(a) - at(b));
   const dimensions = {} as Record<ScoreDimension, IDimensionScore>;
   for (const dimension of SCORE_DIMENSIONS) {
     dimensions[dimension] = Private.dimensionScore(

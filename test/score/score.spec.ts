@@ -184,14 +184,6 @@ describe('scoreTool on a table worked by hand', () => {
     expect(tool.n).toBe(6);
     expect(tool.warnings).toEqual<ScoreWarning[]>([
       {
-        code: 'duplicate-case',
-        file: 'tool.csv',
-        row: 7,
-        case: 'numpy_1',
-        first: 4
-      },
-      { code: 'unknown-case', file: 'tool.csv', row: 8, case: 'tensorflow_9' },
-      {
         code: 'unknown-label',
         file: 'tool.csv',
         row: 6,
@@ -199,6 +191,14 @@ describe('scoreTool on a table worked by hand', () => {
         dimension: 'crashType',
         label: 'name error'
       },
+      {
+        code: 'duplicate-case',
+        file: 'tool.csv',
+        row: 7,
+        case: 'numpy_1',
+        first: 4
+      },
+      { code: 'unknown-case', file: 'tool.csv', row: 8, case: 'tensorflow_9' },
       { code: 'no-prediction', file: 'tool.csv', cases: ['sklearn_1'] }
     ]);
   });
