@@ -267,8 +267,12 @@ class Session:
         """Run a code cell in the kernel, keep its outputs in the working copy, note what it changed."""
         cell = self.cell(index, code=True)
         code = plan.source_text(cell)
+        # What the cell changed comes back with its reply (one round trip); IPython evaluates no
+        # expression after a failed cell, so then it is asked for separately.
+        reset, self.fresh = self.fresh, False
+        track = {"t": track_expression(reset)}
         try:
-            result = await self.kernel.execute(code, timeout=self._timeout())
+            result = await self.kernel.execute(code, user_expressions=track, timeout=self._timeout())
         except (asyncio.TimeoutError, TimeoutError):
             if self.remaining() <= 0:
                 self.ended = self._exhausted("seconds")
@@ -276,7 +280,16 @@ class Session:
             raise ToolError("timeout", f"cell {index} did not finish in time; the kernel was interrupted", index=index) from None
         cell["outputs"] = result.outputs
         cell["execution_count"] = result.execution_count
-        changes = await self._track(index, result.execution_count)
+        tracked = result.user_expressions.get("t")
+        if tracked is None:
+            try:
+                again = await self.kernel.execute("", silent=True, user_expressions=track, timeout=60)
+                tracked = again.user_expressions.get("t")
+            except (asyncio.TimeoutError, TimeoutError):
+                pass
+        value, _ = expression_value(tracked or {})
+        changes = value.get("changes", {}) if isinstance(value, dict) else {}
+        self.timeline.append({"index": index, "executionCount": result.execution_count, "changes": changes})
         self.save()
         return {
             "index": index,
@@ -284,20 +297,8 @@ class Session:
             "executionCount": result.execution_count,
             "outputs": [output_view(o) for o in result.outputs],
             "error": error_view(result.error),
-            "changed": changes,
+            "changed": {name: change.get("change") for name, change in changes.items()},
         }
-
-    async def _track(self, index: int, count: int | None) -> dict[str, str]:
-        """Ask the probe what the last cell changed; add it to the timeline."""
-        reset, self.fresh = self.fresh, False
-        try:
-            reply = await self.kernel.execute("", silent=True, user_expressions={"t": track_expression(reset)}, timeout=60)
-        except (asyncio.TimeoutError, TimeoutError):
-            return {}
-        value, _ = expression_value(reply.user_expressions.get("t") or {})
-        changes = value.get("changes", {}) if isinstance(value, dict) else {}
-        self.timeline.append({"index": index, "executionCount": count, "changes": changes})
-        return {name: change.get("change") for name, change in changes.items()}
 
     async def restart(self) -> None:
         try:
