@@ -32,6 +32,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
+from jupyterlab_junobench.mcp.kernel import choose_kernel
 from jupyterlab_junobench.mcp.plan import recorded_plan
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -206,6 +207,39 @@ def test_recorded_order_matches_typescript() -> None:
     # The demo cases exercise the parts of the rule: cells out of document order, markers.
     assert py["NBspecific_1"] != sorted(py["NBspecific_1"])
     assert any(run == 2 for steps in py.values() for _, run, _ in steps)
+
+
+def test_kernel_choice_matches_typescript() -> None:
+    """The session's kernel is the one chooseEnvironment of src/kernel/environment.ts picks:
+    the container, else the pinned kernel, else the server's Python; markers over names."""
+    container = {"metadata": {"junobench": {"environment": "container"}}}
+    pinned_env = {"env": {"JUNOBENCH_ENVIRONMENT": "pinned"}}
+    tables = {
+        "none": {"python3": {}},
+        "pinned-by-name": {"python3": {}, "junobench": {}},
+        "pinned-by-env": {"python3": {}, "zz-pins": pinned_env},
+        "container-wins": {"junobench": {}, "b-box": container, "a-box": container},
+        "default-name-wins": {"a-box": container, "junobench-container": container},
+        "marker-over-name": {"junobench": container, "other": pinned_env},
+        "odd-markers": {"x": {"metadata": {"junobench": "container"}}, "y": {"env": {"JUNOBENCH_ENVIRONMENT": "server"}}},
+    }
+    script = (
+        "const {chooseEnvironment} = require(process.argv[1]);"
+        "const tables = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+        "const out = {};"
+        "for (const [k, specs] of Object.entries(tables)) {"
+        "  const c = chooseEnvironment({default: 'python3', kernelspecs: Object.fromEntries("
+        "    Object.entries(specs).map(([n, s]) => [n, {name: n, ...s}]))});"
+        "  out[k] = [c.kernel ?? 'python3', c.environment];"
+        "}"
+        "console.log(JSON.stringify(out));"
+    )
+    environment_js = str(ROOT / "lib-cli" / "kernel" / "environment.js")
+    node = subprocess.run(["node", "-e", script, environment_js], input=json.dumps(tables), capture_output=True, text=True)
+    assert node.returncode == 0, node.stderr
+    py = {k: list(choose_kernel({n: {"spec": s} for n, s in specs.items()})) for k, specs in tables.items()}
+    assert py == json.loads(node.stdout)
+    assert py["container-wins"] == ["a-box", "container"] and py["none"] == ["python3", "server"]
 
 
 async def test_agent_repairs_numpy_1(tmp_path: Path) -> None:

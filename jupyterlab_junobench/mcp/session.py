@@ -142,8 +142,10 @@ def _summary(result: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in result.items() if isinstance(v, short) or (isinstance(v, str) and len(v) < 200)}
 
 
-def _new_cell(cell_type: str, source: str) -> dict[str, Any]:
-    cell: dict[str, Any] = {"cell_type": cell_type, "id": secrets.token_hex(4), "metadata": {}, "source": source}
+def _new_cell(nb: dict[str, Any], cell_type: str, source: str) -> dict[str, Any]:
+    cell: dict[str, Any] = {"cell_type": cell_type, "metadata": {}, "source": source}
+    if (nb.get("nbformat"), nb.get("nbformat_minor", 0)) >= (4, 5):  # cell ids came with nbformat 4.5
+        cell["id"] = secrets.token_hex(4)
     if cell_type == "code":
         cell.update(execution_count=None, outputs=[])
     return cell
@@ -487,7 +489,7 @@ class Room:
                 raise ToolError("no-such-cell", f"cannot insert at {index!r} (0 to {len(cells)})", index=index)
             if cell_type not in ("code", "markdown"):
                 raise ToolError("bad-cell-type", "a cell is code or markdown", cellType=cell_type)
-            cells.insert(index, _new_cell(cell_type, source))
+            cells.insert(index, _new_cell(s.nb, cell_type, source))
             s.save()
             return {"index": index, "cells": len(cells)}
 
