@@ -6,6 +6,7 @@
  * or whose submission was not graded, counts as not repaired. Pure logic.
  */
 import type { ScoreError, ScoreWarning } from './messages';
+import { firstPerCase } from './score';
 import type { IGroundTruth } from './score';
 
 /** One submission as the batch report gives it (the fields read here). */
@@ -103,37 +104,37 @@ export function scoreRepairs(
   file: string,
   warnings: ScoreWarning[]
 ): IRepairScore {
-  const known = new Map(truth.cases.map(c => [c.name, c]));
-  const first = new Map<string, IRepairSubmission>();
-  for (const s of submissions) {
-    const c = s.case === null ? undefined : known.get(s.case);
-    if (c === undefined || !c.gradable) {
-      warnings.push({
-        code: 'unknown-submission',
-        file,
-        submission: s.file,
-        case: s.case
-      });
-      continue;
+  const known = new Map(
+    truth.cases.filter(c => c.gradable).map(c => [c.name, c])
+  );
+  const first = firstPerCase(
+    submissions,
+    s => (s.case === null ? undefined : known.get(s.case)),
+    {
+      unknown: s =>
+        warnings.push({
+          code: 'unknown-submission',
+          file,
+          submission: s.file,
+          case: s.case
+        }),
+      again: (s, earlier, c) =>
+        warnings.push({
+          code: 'duplicate-submission',
+          file,
+          submission: s.file,
+          case: c.name,
+          first: earlier.file
+        })
     }
-    const earlier = first.get(c.name);
-    if (earlier !== undefined) {
-      warnings.push({
-        code: 'duplicate-submission',
-        file,
-        submission: s.file,
-        case: c.name,
-        first: earlier.file
-      });
-      continue;
-    }
-    first.set(c.name, s);
+  );
+  for (const [name, s] of first) {
     if (s.passed === null) {
       warnings.push({
         code: 'not-graded',
         file,
         submission: s.file,
-        case: c.name,
+        case: name,
         error: s.error ?? ''
       });
     }

@@ -290,6 +290,36 @@ export function resolveCell(
 }
 
 /**
+ * The first item of each case of the ground truth, in order; `caseOf` finds an
+ * item's case (undefined when it has none), and the items of no case and
+ * those after their case's first are handed to `unknown` and `again`.
+ */
+export function firstPerCase<T>(
+  items: readonly T[],
+  caseOf: (item: T) => ITruthCase | undefined,
+  left: {
+    unknown: (item: T) => void;
+    again: (item: T, first: T, c: ITruthCase) => void;
+  }
+): Map<string, T> {
+  const first = new Map<string, T>();
+  for (const item of items) {
+    const c = caseOf(item);
+    if (c === undefined) {
+      left.unknown(item);
+      continue;
+    }
+    const earlier = first.get(c.name);
+    if (earlier !== undefined) {
+      left.again(item, earlier, c);
+      continue;
+    }
+    first.set(c.name, item);
+  }
+  return first;
+}
+
+/**
  * Non-exported helpers.
  */
 namespace Private {
@@ -347,36 +377,27 @@ namespace Private {
     warnings: ScoreWarning[]
   ): Map<string, IPredictionRow> {
     const names = new Map(truth.cases.map(c => [normaliseLabel(c.name), c]));
-    const byCase = new Map<string, IPredictionRow>();
-    for (const row of rows) {
-      if (row.case === null) {
-        warnings.push({ code: 'no-case', file, row: row.row });
-        continue;
+    return firstPerCase(
+      rows,
+      row =>
+        row.case === null ? undefined : names.get(normaliseLabel(row.case)),
+      {
+        unknown: row =>
+          warnings.push(
+            row.case === null
+              ? { code: 'no-case', file, row: row.row }
+              : { code: 'unknown-case', file, row: row.row, case: row.case }
+          ),
+        again: (row, first, c) =>
+          warnings.push({
+            code: 'duplicate-case',
+            file,
+            row: row.row,
+            case: c.name,
+            first: first.row
+          })
       }
-      const c = names.get(normaliseLabel(row.case));
-      if (c === undefined) {
-        warnings.push({
-          code: 'unknown-case',
-          file,
-          row: row.row,
-          case: row.case
-        });
-        continue;
-      }
-      const first = byCase.get(c.name);
-      if (first !== undefined) {
-        warnings.push({
-          code: 'duplicate-case',
-          file,
-          row: row.row,
-          case: c.name,
-          first: first.row
-        });
-        continue;
-      }
-      byCase.set(c.name, row);
-    }
-    return byCase;
+    );
   }
 
   /**

@@ -91,13 +91,6 @@ describe('scoreRepairs', () => {
         first: 'pandas_1/a.ipynb'
       },
       {
-        code: 'not-graded',
-        file: 'batch.json',
-        submission: 'numpy_1/a.ipynb',
-        case: 'numpy_1',
-        error: 'not a notebook'
-      },
-      {
         code: 'unknown-submission',
         file: 'batch.json',
         submission: 'numpy_2/a.ipynb',
@@ -114,6 +107,13 @@ describe('scoreRepairs', () => {
         file: 'batch.json',
         submission: 'stray.ipynb',
         case: null
+      },
+      {
+        code: 'not-graded',
+        file: 'batch.json',
+        submission: 'numpy_1/a.ipynb',
+        case: 'numpy_1',
+        error: 'not a notebook'
       }
     ]);
   });
