@@ -30,6 +30,14 @@ from bench_meta import meta  # scripts/, on the path when run as python scripts/
 
 REPO = Path(__file__).resolve().parent.parent
 CELL = "import numpy, pandas, sklearn"
+# The table it prints, per kind of kernel: (label, key in the JSON); the docs' numbers page shows the same.
+ROWS = [
+    ("first kernel (s)", "first_s"),
+    ("first kernel (machine CPU-s)", "first_cpu_s"),
+    ("later kernels, median (s)", "median_s"),
+    ("later kernels, slowest (s)", "slowest_s"),
+    ("later kernels, median (machine CPU-s)", "median_cpu_s"),
+]
 
 
 def machine_cpu() -> float:
@@ -99,16 +107,9 @@ def main() -> int:
 
         REGISTRY.stop_all()
         shutil.rmtree(plain, ignore_errors=True)
-    rows = [
-        ("first kernel (s)", "first_s"),
-        ("first kernel (machine CPU-s)", "first_cpu_s"),
-        ("later kernels, median (s)", "median_s"),
-        ("later kernels, slowest (s)", "slowest_s"),
-        ("later kernels, median (machine CPU-s)", "median_cpu_s"),
-    ]
     print(f"\nstart, `{CELL}`, shutdown; {args.starts} kernels each (the first forked one starts its fork server)")
     print(f"{'':40}" + "".join(f"{label:>20}" for label in results))
-    for title, key in rows:
+    for title, key in ROWS:
         print(f"{title:40}" + "".join(f"{results[label][key]:>20.2f}" for label in results))
     # When, where and how: the docs' numbers page prints each figure with them.
     Path(args.json).write_text(json.dumps({**results, "meta": meta()}, indent=1))

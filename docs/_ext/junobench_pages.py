@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import statistics
@@ -145,36 +146,39 @@ def _median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-def _kernel_start(data: dict[str, Any]) -> list[str]:
-    rows = [
-        ("first kernel (s)", "first_s"),
-        ("later kernels, median (s)", "median_s"),
-        ("later kernels, slowest (s)", "slowest_s"),
-        ("later kernels, median machine CPU (s)", "median_cpu_s"),
-    ]
+def _script_rows(script: str) -> list[tuple[str, ...]]:
+    """The ``ROWS`` a benchmark script prints its table with, so that the page shows the same figures."""
+    path = REPO / "scripts" / script
+    spec = importlib.util.spec_from_file_location(path.stem.replace("-", "_"), path)
+    if spec is None or spec.loader is None:
+        raise PageError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(path.parent))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.pop(0)
+    return module.ROWS
+
+
+def _table(data: dict[str, Any], rows: list[tuple[str, ...]]) -> list[str]:
+    """One column per measured kind (every key but ``meta``), one row per ``(label, key[, format])``."""
     kinds = [k for k in data if k != "meta"]
     out = ["| | " + " | ".join(kinds) + " |", "|---|" + "---|" * len(kinds)]
-    out += [f"| {label} | " + " | ".join(f"{data[k][key]:.2f}" for k in kinds) + " |" for label, key in rows]
+    for label, key, *fmt in rows:
+        shown = fmt[0] if fmt else "{:.2f}"
+        out.append(f"| {label} | " + " | ".join(shown.format(data[k][key]) for k in kinds) + " |")
     return out
+
+
+def _kernel_start(data: dict[str, Any]) -> list[str]:
+    return _table(data, _script_rows("benchmark-kernel-start.py"))
 
 
 def _container(data: dict[str, Any]) -> list[str]:
-    rows = [
-        ("kernel start, median (s)", "start_s", "{:.2f}"),
-        ("trivial cell, median (ms)", "cell_ms", "{:.2f}"),
-        ("trivial cell, p90 (ms)", "cell_p90_ms", "{:.2f}"),
-        ("restart (s)", "restart_s", "{:.2f}"),
-        ("verify demo/casebook --jobs 2 (s)", "verify_s", "{:.1f}"),
-    ]
     kernels = [k for k in data if k != "meta"]
-    out = ["| | " + " | ".join(kernels) + " |", "|---|" + "---|" * len(kernels)]
-    out += [f"| {label} | " + " | ".join(fmt.format(data[k][key]) for k in kernels) + " |" for label, key, fmt in rows]
-    out.append(
-        "| verify: cases passed | "
-        + " | ".join(f"{int(data[k]['verify_passed'])}/{int(data[k]['verify_cases'])}" for k in kernels)
-        + " |"
-    )
-    return out
+    passed = [f"{int(data[k]['verify_passed'])}/{int(data[k]['verify_cases'])}" for k in kernels]
+    return [*_table(data, _script_rows("benchmark-container.py")), "| verify: cases passed | " + " | ".join(passed) + " |"]
 
 
 def _corpus(data: list[dict[str, Any]]) -> list[str]:

@@ -113,6 +113,25 @@ export function caseFolder(name: string): Record<string, string> {
 }
 
 /**
+ * The files of a case record whose folder has both notebooks and its README
+ * (the reference fix unless `fixed` is false), with these data files.
+ */
+export function presentFiles(
+  name: string,
+  fixed = true,
+  data: string[] = []
+): ICase['files'] {
+  return {
+    folder: `benchmark/${name}`,
+    original: true,
+    reproduced: true,
+    fixed,
+    readme: true,
+    data
+  };
+}
+
+/**
  * A case record as the loader makes it, for tests of pure logic: the name
  * gives the library, every label is empty and no file exists, unless
  * `fields` says otherwise; `notebookSpecific` follows the library and root

@@ -14,7 +14,7 @@ import type {
   IPythonFacts
 } from '../../src/cli/doctorChecks';
 import { commandHelp } from '../../src/cli/help';
-import { caseRecord } from '../casebook/fixtures';
+import { caseRecord, presentFiles } from '../casebook/fixtures';
 
 const ENV = {
   CONTAINERS_CONF: '/r/deploy/podman/containers.conf',
@@ -30,6 +30,18 @@ function attempt(fields: Partial<IContainerAttempt>): IContainerAttempt {
     seconds: 0.2,
     ...fields
   };
+}
+
+const KERNELSPEC = {
+  name: 'junobench-container',
+  image: 'junobench:latest'
+};
+
+function podman(
+  attempts: IContainerAttempt[],
+  kernelspec: IPythonFacts['container']['kernelspec'] = null
+): IPythonFacts['container'] {
+  return { kernelspec, engine: 'podman', containerEnv: ENV, attempts };
 }
 
 function facts(fields: Partial<IPythonFacts> = {}): IPythonFacts {
@@ -53,19 +65,14 @@ function facts(fields: Partial<IPythonFacts> = {}): IPythonFacts {
       localDrift: [],
       benchmarkDrift: []
     },
-    container: {
-      kernelspec: null,
-      engine: 'podman',
-      containerEnv: ENV,
-      attempts: [
-        attempt({
-          started: true,
-          python: '3.10.12',
-          benchmarkPython: '3.10',
-          benchmarkDrift: []
-        })
-      ]
-    },
+    container: podman([
+      attempt({
+        started: true,
+        python: '3.10.12',
+        benchmarkPython: '3.10',
+        benchmarkDrift: []
+      })
+    ]),
     demoCasebook: '/r/demo/casebook',
     ...fields
   };
@@ -84,14 +91,7 @@ const present = (name: string, data: string[], fixed = true): ICase =>
     datasets: [
       { title: `${name} data`, license: 'CC0', url: `https://x/${name}` }
     ],
-    files: {
-      folder: `benchmark/${name}`,
-      original: true,
-      reproduced: true,
-      fixed,
-      readme: true,
-      data
-    }
+    files: presentFiles(name, fixed, data)
   });
 
 describe('doctorChecks', () => {
@@ -176,15 +176,10 @@ describe('doctorChecks', () => {
       'container-engine',
       "starts only with container-env.sh's settings",
       {
-        container: {
-          kernelspec: null,
-          engine: 'podman',
-          containerEnv: ENV,
-          attempts: [
-            attempt({ absent: true }),
-            attempt({ settings: 'container-env', env: ENV, started: true })
-          ]
-        }
+        container: podman([
+          attempt({ absent: true }),
+          attempt({ settings: 'container-env', env: ENV, started: true })
+        ])
       },
       'warn',
       /^\. scripts\/container-env\.sh .*CONTAINERS_CONF=/
@@ -193,22 +188,17 @@ describe('doctorChecks', () => {
       'container-engine',
       'refused everywhere',
       {
-        container: {
-          kernelspec: null,
-          engine: 'podman',
-          containerEnv: ENV,
-          attempts: [
-            attempt({
-              error: 'error setting rlimit type 7',
-              refusal: {
-                code: 'rlimit',
-                meaning: 'no ulimits',
-                fix: 'source it'
-              }
-            }),
-            attempt({ settings: 'container-env', env: ENV, absent: true })
-          ]
-        }
+        container: podman([
+          attempt({
+            error: 'error setting rlimit type 7',
+            refusal: {
+              code: 'rlimit',
+              meaning: 'no ulimits',
+              fix: 'source it'
+            }
+          }),
+          attempt({ settings: 'container-env', env: ENV, absent: true })
+        ])
       },
       'fail',
       /^source it$/
@@ -217,15 +207,10 @@ describe('doctorChecks', () => {
       'container-engine',
       'no image anywhere',
       {
-        container: {
-          kernelspec: null,
-          engine: 'podman',
-          containerEnv: ENV,
-          attempts: [
-            attempt({ absent: true }),
-            attempt({ settings: 'container-env', env: ENV, absent: true })
-          ]
-        }
+        container: podman([
+          attempt({ absent: true }),
+          attempt({ settings: 'container-env', env: ENV, absent: true })
+        ])
       },
       'warn',
       /container build --minimal/
@@ -241,17 +226,10 @@ describe('doctorChecks', () => {
       'container-kernel',
       'a kernelspec whose image starts',
       {
-        container: {
-          kernelspec: {
-            name: 'junobench-container',
-            image: 'junobench:latest'
-          },
-          engine: 'podman',
-          containerEnv: ENV,
-          attempts: [
-            attempt({ settings: 'kernelspec', env: ENV, started: true })
-          ]
-        }
+        container: podman(
+          [attempt({ settings: 'kernelspec', env: ENV, started: true })],
+          KERNELSPEC
+        )
       },
       'ok',
       null
@@ -260,17 +238,10 @@ describe('doctorChecks', () => {
       'container-kernel',
       'a kernelspec whose image does not start',
       {
-        container: {
-          kernelspec: {
-            name: 'junobench-container',
-            image: 'junobench:latest'
-          },
-          engine: 'podman',
-          containerEnv: ENV,
-          attempts: [
-            attempt({ settings: 'kernelspec', env: ENV, absent: true })
-          ]
-        }
+        container: podman(
+          [attempt({ settings: 'kernelspec', env: ENV, absent: true })],
+          KERNELSPEC
+        )
       },
       'fail',
       /kernel install --container/
@@ -289,21 +260,16 @@ describe('doctorChecks', () => {
     const c = check(
       'container-kernel',
       facts({
-        container: {
-          kernelspec: null,
-          engine: 'podman',
-          containerEnv: ENV,
-          attempts: [
-            attempt({
-              started: true,
-              python: '3.11.2',
-              benchmarkPython: '3.10',
-              benchmarkDrift: [
-                { name: 'tensorflow', found: null, wanted: '2.17.0' }
-              ]
-            })
-          ]
-        }
+        container: podman([
+          attempt({
+            started: true,
+            python: '3.11.2',
+            benchmarkPython: '3.10',
+            benchmarkDrift: [
+              { name: 'tensorflow', found: null, wanted: '2.17.0' }
+            ]
+          })
+        ])
       })
     );
     expect(c.details.join('\n')).toContain(
