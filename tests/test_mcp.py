@@ -371,7 +371,9 @@ async def test_budgets_end_sessions(tmp_path: Path) -> None:
         assert error["kind"] == "steps" and error["limit"] == 6
         assert _wait_gone([pid]) == []
         await agent.refused("run_cell", "budget-exhausted", session=session, index=1)
-        assert len(_trajectory(Path(opened["folder"]))) == 8
+        lines = _trajectory(Path(opened["folder"]))
+        assert [line["step"] for line in lines] == list(range(1, 9))
+        assert [line["result"].get("error", {}).get("code") for line in lines[-2:]] == ["budget-exhausted"] * 2
 
         other = await agent.opened("numpy_2")
         index = next(i for i, c in enumerate(other["cells"]) if c["cellType"] == "code")

@@ -211,10 +211,11 @@ class Session:
         }
 
     def charge(self) -> None:
-        """Count one step; raise (and end the session) when the budget is spent."""
+        """Count one step (refused ones too: one trajectory line each); raise (and end the session)
+        when the budget is spent."""
+        self.steps += 1
         if self.ended is not None:
             raise self.ended
-        self.steps += 1
         if self.steps > self.options.max_steps:
             self.ended = self._exhausted("steps")
         elif self.remaining() <= 0:
