@@ -1,15 +1,14 @@
 /**
- * The scorer on the real JunoBench descriptor (`../shared/junobench` beside
- * the project, or $JUNOBENCH_CASEBOOK), against figures computed here by
- * counting and by scikit-learn's metrics; skipped with the reason printed
- * when the descriptor or scikit-learn is absent.
+ * The scorer on real casebooks, against figures computed here by counting and
+ * by scikit-learn's metrics: the demo casebook always, and the real JunoBench
+ * descriptor (`../shared/junobench` beside the project, or
+ * $JUNOBENCH_CASEBOOK) when present; what is skipped is said with its reason.
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 
 import { loadLocalCasebook } from '../../src/cli/verify';
-import type { ICasebook } from '../../src/casebook/types';
 import { SCORE_DIMENSIONS } from '../../src/score/messages';
 import type { ScoreDimension } from '../../src/score/messages';
 import { parsePredictions } from '../../src/score/predictions';
@@ -17,14 +16,22 @@ import { groundTruth, scoreTool } from '../../src/score/score';
 import type { IGroundTruth, IToolScore } from '../../src/score/score';
 
 const ROOT = path.resolve(__dirname, '../..');
-const CASEBOOK =
+const JUNOBENCH =
   process.env.JUNOBENCH_CASEBOOK ?? path.resolve(ROOT, '../shared/junobench');
-const PRESENT = fs.existsSync(path.join(CASEBOOK, 'benchmark_desc.xlsx'));
+const PRESENT = fs.existsSync(path.join(JUNOBENCH, 'benchmark_desc.xlsx'));
 if (!PRESENT) {
   console.log(
-    `skipped: the scorer on the real descriptor: no ${path.join(CASEBOOK, 'benchmark_desc.xlsx')} (set JUNOBENCH_CASEBOOK)`
+    `skipped: the scorer on the real descriptor: no ${path.join(JUNOBENCH, 'benchmark_desc.xlsx')} (set JUNOBENCH_CASEBOOK)`
   );
 }
+
+/** The casebooks scored: the demo always, JunoBench when present. */
+const CASEBOOKS: [string, string, number][] = [
+  ['the demo casebook', path.join(ROOT, 'demo/casebook'), 10],
+  ...(PRESENT
+    ? [['the real descriptor', JUNOBENCH, 111] as [string, string, number]]
+    : [])
+];
 
 /** The fields of a prediction as a CSV column. */
 const COLUMN: Record<ScoreDimension, string> = {
@@ -61,14 +68,13 @@ function score(truth: IGroundTruth, text: string): IToolScore {
 /** A label as this test compares it, written here rather than imported. */
 const key = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
 
-(PRESENT ? describe : describe.skip)('score on the real descriptor', () => {
-  let book: ICasebook;
+describe.each(CASEBOOKS)('score on %s', (_, dir, size) => {
   let truth: IGroundTruth;
   let names: string[];
   let labelOf: (name: string, d: ScoreDimension) => string;
 
   beforeAll(async () => {
-    book = await loadLocalCasebook(CASEBOOK);
+    const book = await loadLocalCasebook(dir);
     truth = groundTruth(book);
     names = truth.cases.map(c => c.name);
     const byName = new Map(book.cases.map(c => [c.name, c]));
@@ -83,8 +89,8 @@ const key = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
     };
   }, 60_000);
 
-  it('has the 111 cases of the benchmark', () => {
-    expect(names).toHaveLength(111);
+  it(`has the ${size} cases of its descriptor`, () => {
+    expect(names).toHaveLength(size);
   });
 
   it('gives the ground truth itself accuracy 1 and macro-F1 1, even shouted', () => {
