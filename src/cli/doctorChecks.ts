@@ -500,7 +500,7 @@ namespace Private {
     const folders = book.blocked.filter(b => b.missing.includes('folder'));
     return {
       id,
-      title: `the casebook ${book.name} (${book.dir})`,
+      title: `the casebook ${book.dir}`,
       status:
         book.runnable.length === 0
           ? 'fail'
