@@ -34,27 +34,16 @@ import { loadLocalCasebook } from './verify';
 
 /** The usage of `junobench score`, with what it does (shown by `junobench score --help`). */
 export const SCORE_USAGE = `  junobench score <casebook> --predictions FILE [--predictions FILE ...]
-                  [--repairs FILE ...] [--json FILE] [--html FILE]
-                  [--seed N] [--resamples N]
-       Scores a debugging tool's predictions against the casebook: each FILE is
-       CSV (with a header row) or JSON lines, one prediction per case with the
-       fields case, library, crash_type, root_cause, stage, cell, line (any but
-       case may be empty). Labels are compared trimmed, case-insensitively, with
-       inner spaces collapsed. Per dimension (library, crash type, root cause,
-       pipeline stage): accuracy, macro-F1 over the casebook's label set,
-       precision and recall per label, the confusion matrix, and 95% bootstrap
-       intervals (--resamples, default ${DEFAULT_BOOTSTRAP.resamples}; --seed, default ${DEFAULT_BOOTSTRAP.seed}). The crashing
-       cell (a cell id, a 0-based index among all cells, or [n] for execution
-       count n) and line (1-based, in that cell) are scored as accuracy where
-       the case has its reproduced notebook. A case without a prediction counts
-       as wrong; unknown cases, labels and cells, duplicates (the first counts)
-       are named on stderr. Several files are scored side by side, one column
-       each, named by their base names. --repairs FILE, once per --predictions
-       in the same order, adds the repair rates of a \`junobench check
-       --submissions DIR --json FILE\` report. --json FILE writes the figures,
-       --html FILE a self-contained page with the charts. Exit code 0: scored;
-       1: scored, with predictions left out or not understood; 2: bad arguments
-       or a file that cannot be read. See docs/scoring.md.`;
+                  [--repairs FILE ...] [--json FILE] [--html FILE] [--seed N] [--resamples N]
+                  (a debugging tool's predictions against the casebook's labels, one column per
+                  FILE, CSV or JSON lines with case, library, crash_type, root_cause, stage, cell,
+                  line; per dimension accuracy, macro-F1, per-label precision and recall, the
+                  confusion matrix and 95% bootstrap intervals, seed ${DEFAULT_BOOTSTRAP.seed} and ${DEFAULT_BOOTSTRAP.resamples} resamples by
+                  default; the crashing cell, by id, 0-based index or [execution count], and
+                  line; a case without a prediction counts as wrong, and what is left out is
+                  named, with exit code 1; --repairs, a check --submissions --json report per
+                  FILE in the same order, adds repair rates; --html, a self-contained page with
+                  the charts; see docs/scoring.md)`;
 
 /**
  * Run `junobench score`; resolves with the exit code.
