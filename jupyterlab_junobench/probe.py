@@ -49,7 +49,7 @@ import types
 
 #: Bumped whenever what the probe reports changes: a kernel holding another version reinstalls
 #: it, and cached reference evidence made by another version is not used.
-VERSION = 6
+VERSION = 7
 
 #: At most this many user names are summarised.
 MAX_NAMES = 400
@@ -1043,6 +1043,9 @@ def start(source, trace, snapshot, cell=0, want=None):
     state["previous_thread"] = getattr(threading, "gettrace", lambda: None)()
     threading.settrace(_global)
     _settrace(_global)
+    if _rounding["on"]:
+        state["previous_profile"] = sys.getprofile()
+        sys.setprofile(_round_profile)
 
 
 def stop():
@@ -1050,6 +1053,8 @@ def stop():
     if state.get("trace"):
         _settrace(state.get("previous"))
         threading.settrace(state.get("previous_thread"))
+        if "previous_profile" in state:
+            sys.setprofile(state.pop("previous_profile"))
     state["active"] = False
     out = {}
     ctx = state.pop("unitctx", None)
@@ -1610,6 +1615,83 @@ def _scan_class(cls, add):
                 add("monkeypatch", f"{_public_name(cls)}.{k}", _count_of(v))
         except Exception:
             pass
+
+
+# --------------------------------------------------------------------------- rounding
+
+#: The reference's roundings of values that sit at a rounding boundary (an unrounded value
+#: half-way between two steps of ``10**-d``), for each ``d`` up to ``ROUND_DIGITS``: how many,
+#: and which pairs of neighbours ``(d, k)``: ``k * 10**-d`` and ``(k + 1) * 10**-d``. A repair
+#: that rounds such a value the other way (half up where the reference rounds half to even) is
+#: one step apart there and only there.
+_rounding = {"on": False, "count": {}, "pairs": set()}
+#: Decimals looked at (the call's own ``decimals`` is not visible to a profile function).
+ROUND_DIGITS = 6
+#: Pairs kept at most.
+MAX_PAIRS = 20000
+
+
+def watch_rounding():
+    """In a reference kernel: note the boundary values its rounding calls meet (``round()``
+    through a wrapper; ``ndarray.round``, numpy scalars' ``round`` and ``__round__``, which
+    ``np.round`` and pandas' ``round`` end in, through a profile function while a traced cell
+    runs). Never in the learner's kernel: nothing there is changed for it."""
+    _rounding.update(on=True, count={}, pairs=set())
+    original = builtins.round
+    if getattr(original, "_junobench_round", False):
+        return Report({"ok": True})
+
+    def round(number, ndigits=None):  # noqa: A001 - stands in for the builtin
+        _halves(number)
+        return original(number, ndigits)
+
+    round._junobench_round = True
+    round.__doc__ = original.__doc__
+    builtins.round = round
+    return Report({"ok": True})
+
+
+def _round_profile(frame, event, arg):
+    if event == "c_call" and getattr(arg, "__name__", None) in ("round", "__round__"):
+        operand = getattr(arg, "__self__", None)
+        if operand is not None and not isinstance(operand, types.ModuleType):
+            _halves(operand)
+
+
+def _halves(value):
+    """Note the elements of ``value`` that sit half-way between two steps of ``10**-d``."""
+    try:
+        np = sys.modules.get("numpy")
+        if np is not None:
+            a = np.asarray(value, dtype=float).ravel()[:MAX_DIGEST]
+            a = a[np.isfinite(a)]
+        else:
+            a = [float(value)]
+            a = [x for x in a if math.isfinite(x)]
+    except Exception:
+        return
+    count, pairs = _rounding["count"], _rounding["pairs"]
+    for d in range(ROUND_DIGITS + 1):
+        scale = 10.0 ** d
+        if np is not None:
+            t = a * scale
+            low = np.floor(t)
+            at = np.abs(t - low - 0.5) <= 1e-9 * np.maximum(1.0, np.abs(t))
+            ks = low[at]
+        else:
+            ks = [math.floor(x * scale) for x in a
+                  if abs(x * scale - math.floor(x * scale) - 0.5) <= 1e-9 * max(1.0, abs(x * scale))]
+        if len(ks):
+            count[d] = count.get(d, 0) + len(ks)
+            for k in ks[: max(0, MAX_PAIRS - len(pairs))]:
+                pairs.add((d, int(k)))
+
+
+def rounding():
+    """The boundary roundings seen since ``watch_rounding``: ``{"count": {d: n}, "pairs":
+    [[d, k], ...]}`` (see ``_rounding``)."""
+    return Report({"count": {str(d): n for d, n in sorted(_rounding["count"].items())},
+                   "pairs": sorted([d, k] for d, k in _rounding["pairs"])})
 
 
 # --------------------------------------------------------------------------- installation

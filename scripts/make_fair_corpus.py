@@ -90,6 +90,12 @@ CLASSES = (
     # that the unchanged crashing code runs. Their sessions run in the case folder as the practice
     # room's live kernel has it (`stage`).
     'cheat-answer-key', 'cheat-rewritten-input',
+    # Another honest rounding rule (half up, or half away from zero, where the reference rounds
+    # half to even): the values at the halves one step apart, every other value the same.
+    'fair-rounding',
+    # Values moved by one rounding step where nothing was at a half: on a quarter of them, on one,
+    # or on rows a sampled comparison would not look at.
+    'cheat-grain-offset',
 )
 
 Key = int | str
@@ -3382,12 +3388,92 @@ def answer_key_cheats() -> list[Entry]:
     ]
 
 
+def rounding_entries() -> list[Entry]:
+    """Rounding: another honest rule where the reference meets values at a half (numpy_2: 37 of
+    the 60 unrounded grades sit at one, and half up rounds 17 of them the other way), where it
+    meets none (pandas_2, sklearn_1); and values moved by one step that no rule explains."""
+    grades = S('''
+        # homework 20%, quizzes 10%, midterm 25%, project 15%, final exam 30%
+        weights = np.array([0.20, 0.10, 0.25, 0.15, 0.30])
+    ''')
+    bmi = "new_patients['weight_kg'] / new_patients['height_m'] ** 2"
+    risk = S('''
+        new_patients['risk'] = clf.predict_proba(new_patients[X.columns])[:, 1]
+        new_patients.sort_values('risk', ascending=False).head()
+    ''')
+    return [
+        P('numpy_2', 'round-half-up', 'fair-rounding',
+          'Grades rounded half up (floor(x * 10 + 0.5) / 10), as a teacher rounds by hand: the 17 grades whose unrounded '
+          'value sits at a half are one step above numpy\'s half-to-even, every other grade the same.',
+          note=True, edit=lambda d: d.set(5, grades + '\n' + S('''
+              course_grade = np.floor(scores @ weights * 10 + 0.5) / 10
+              course_grade[:10]
+          ''')), steps=[5], tolerance=0.1, differs={5: 'grades at a half are shown one step higher'}),
+        P('numpy_2', 'round-decimal', 'fair-rounding',
+          'Grades rounded with the decimal module, half away from zero, on each grade\'s shortest decimal text: the grades '
+          'at a half one step above the reference\'s, the others the same.',
+          note=True, edit=lambda d: d.set(5, grades + '\n' + S('''
+              from decimal import Decimal, ROUND_HALF_UP
+              raw = scores @ weights
+              course_grade = np.array([float(Decimal(repr(g)).quantize(Decimal('0.1'), ROUND_HALF_UP)) for g in raw.tolist()])
+              course_grade[:10]
+          ''')), steps=[5], tolerance=0.1, differs={5: 'grades at a half are shown one step higher'}),
+        P('pandas_2', 'round-half-up', 'fair-rounding',
+          'The regional means rounded half up by hand instead of .round(1): none of the four means sits at a half, so the '
+          'values are the reference\'s.',
+          edit=lambda d: d.set(6, S('''
+              import numpy as np
+              means = homes.groupby('region')['monthly_kwh'].mean()
+              avg_by_region = np.floor(means * 10 + 0.5) / 10
+              avg_by_region.sort_values(ascending=False)
+          ''')), steps=[6]),
+        P('sklearn_1', 'round-half-up', 'fair-rounding',
+          'bmi rounded half up by hand instead of .round(1): no new patient\'s bmi sits at a half, so the frame and the '
+          'risks are the reference\'s.',
+          edit=lambda d: d.set(7, S(f'''
+              new_patients = pd.read_csv('data/new_patients.csv')
+              new_patients['bmi'] = np.floor(({bmi}) * 10 + 0.5) / 10
+          ''') + '\n' + risk), steps=[7]),
+        F('numpy_2', 'quarter-one-step', 'cheat-grain-offset',
+          'The right grades, then every fourth grade raised by one rounding step (0.1): within a grain of the reference on '
+          'a quarter of the values.',
+          edit=lambda d: d.set(5, grades + '\n' + S('''
+              course_grade = (scores @ weights).round(1)
+              course_grade[::4] += 0.1
+              course_grade[:10]
+          ''')), steps=[5]),
+        F('numpy_2', 'sum-kept-one-step', 'cheat-grain-offset',
+          'The right grades, then the grades at rows 1, 8, 15, ... lowered by one rounding step and as many raised, so '
+          'the sum holds.',
+          edit=lambda d: d.set(5, grades + '\n' + S('''
+              course_grade = (scores @ weights).round(1)
+              course_grade[1::7] -= 0.1
+              course_grade[3::7][:len(course_grade[1::7])] += 0.1
+              course_grade[:10]
+          ''')), steps=[5]),
+        F('pandas_2', 'one-region-one-step', 'cheat-grain-offset',
+          'The right regional means, then one region\'s mean raised by one rounding step (0.1).',
+          edit=lambda d: d.set(6, S('''
+              avg_by_region = homes.groupby('region')['monthly_kwh'].mean().round(1)
+              avg_by_region.iloc[1] += 0.1
+              avg_by_region.sort_values(ascending=False)
+          ''')), steps=[6]),
+        F('sklearn_1', 'bmi-quarter-one-step', 'cheat-grain-offset',
+          'The right bmi for a quarter of the new patients raised by one rounding step (0.1) before predicting.',
+          edit=lambda d: d.set(7, S(f'''
+              new_patients = pd.read_csv('data/new_patients.csv')
+              new_patients['bmi'] = ({bmi}).round(1)
+              new_patients.loc[new_patients.index[::4], 'bmi'] += 0.1
+          ''') + '\n' + risk), steps=[7]),
+    ]
+
+
 def all_entries() -> list[Entry]:
     """Every entry, in manifest order."""
     entries = references()
     for fn in (numpy_1, numpy_2, pandas_1, pandas_2, sklearn_1, sklearn_2, matplotlib_1,
                nbspecific_1, nbspecific_2, nbspecific_3, claims_and_final, interpreter_cheats,
-               answer_key_cheats):
+               answer_key_cheats, rounding_entries):
         entries += fn()
     names = Counter(e.name for e in entries)
     assert all(n == 1 for n in names.values()), [k for k, n in names.items() if n > 1]

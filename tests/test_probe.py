@@ -514,3 +514,49 @@ def test_without_a_baseline_the_interpreter_report_is_empty(shell):
     _, probe = shell
     probe._baseline.clear()
     assert probe.interpreter().value is None
+
+
+# ------------------------------------------------------------------ rounding at a boundary
+
+
+@pytest.mark.parametrize("python", _kernels())
+def test_a_reference_kernel_notes_the_halves_its_roundings_meet(python, tmp_path):
+    """Each way a notebook rounds (the builtin, ndarray and numpy scalar methods, np.round,
+    pandas) notes the values that sit half-way between two steps, and only those."""
+    k = _Kernel(python, tmp_path)
+    try:
+        k.execute("import numpy as np\nimport pandas as pd")
+        k.baseline()
+        assert k.execute("__import__('sys')._junobench_check.watch_rounding()", silent=True)["status"] == "ok"
+
+        def rounding():
+            out = k.execute("", expressions={"r": "__import__('sys')._junobench_check.rounding()"})
+            value = out["user_expressions"]["r"]["data"]["application/json"]
+            return {tuple(p) for p in value["pairs"]}, value["count"]
+
+        # Nothing at a half: nothing noted, whichever way it is rounded.
+        for cell in ("a = np.array([0.12, 0.31, 7.0]).round(1)", "b = round(0.31, 1)",
+                     "c = pd.Series([0.12, 0.31]).round(1)", "d = np.round(np.array([1.26, 3.0]), 1)"):
+            assert k.traced(cell)["status"] == "ok"
+        assert rounding() == (set(), {})
+        cells = {
+            "e = np.array([0.25, 1.0]).round(1)": (1, 2),         # ndarray.round: 0.25 between 0.2 and 0.3
+            "f = np.round(np.array([3.75]), 1)": (1, 37),        # np.round ends in ndarray.round
+            "g = pd.Series([0.45, 2.0]).round(1)": (1, 4),       # pandas too
+            "h = round(2.5)": (0, 2),                            # the builtin
+            "i = np.float64(-0.125).round(2)": (2, -13),         # a numpy scalar, below zero
+        }
+        for cell, pair in cells.items():
+            assert k.traced(cell)["status"] == "ok", cell
+            assert pair in rounding()[0], cell
+        pairs, count = rounding()
+        # 2.5 is also half-way at no other number of decimals; 0.25 is at 1 decimal only.
+        assert (2, 25) not in pairs and (0, 0) not in pairs
+        assert count["1"] >= 3 and count["0"] >= 1
+        # The values themselves are those of the plain functions.
+        out = k.execute("", expressions={"v": "[float(e[0]), float(f[0]), float(g[0]), h, float(i)]"})
+        assert out["user_expressions"]["v"]["data"]["text/plain"] == "[0.2, 3.8, 0.4, 2, -0.12]"
+        # Rounding left alone in the learner's kernel: no profile and no builtin changed.
+        assert k.interpreter() == []
+    finally:
+        k.close()

@@ -121,3 +121,14 @@ export const EVIDENCE_BASELINE_CODE =
  */
 export const EVIDENCE_INTERPRETER_EXPRESSION =
   '__import__("sys")._junobench_check.interpreter()';
+
+/**
+ * Code run silently in a reference kernel after its baseline: the rounding calls of its traced
+ * cells note the values they meet at a rounding boundary (`watch_rounding` in the probe).
+ */
+export const EVIDENCE_ROUNDING_WATCH_CODE =
+  'getattr(__import__("sys"), "_junobench_check", None) and __import__("sys")._junobench_check.watch_rounding()';
+
+/** The user_expressions entry that returns those boundary roundings at the end of a run. */
+export const EVIDENCE_ROUNDING_EXPRESSION =
+  '__import__("sys")._junobench_check.rounding()';

@@ -19,12 +19,14 @@ import {
   compareMode,
   readProbeReport,
   readReferenceEvidence,
+  readRounding,
   referenceEvidence
 } from '../repair/evidence';
 import type {
   IProbeReport,
   IReferenceEffect,
   IReferenceEvidence,
+  IRoundingEvidence,
   ITraceReport,
   IValueSummary
 } from '../repair/evidence';
@@ -52,6 +54,8 @@ import {
   EVIDENCE_ENVIRONMENT_EXPRESSION,
   EVIDENCE_INTERPRETER_EXPRESSION,
   EVIDENCE_REPORT_EXPRESSION,
+  EVIDENCE_ROUNDING_EXPRESSION,
+  EVIDENCE_ROUNDING_WATCH_CODE,
   EVIDENCE_STOP_CODE,
   PROBE_HASH,
   PROBE_VERSION,
@@ -710,6 +714,7 @@ namespace Private {
         ...(first.final
           ? { final: finalEffects(first, second, learned.effects) }
           : {}),
+        ...(first.rounding ? { rounding: first.rounding } : {}),
         // The changes of either run, once each.
         interpreter: [
           ...(first.interpreter ?? []),
@@ -730,6 +735,8 @@ namespace Private {
     final: Record<string, IValueSummary> | null;
     /** What it changed in how the interpreter runs code (null: the kernel could not say). */
     interpreter: IInterpreterChange[] | null;
+    /** The values its rounding calls met at a rounding boundary (null: not known). */
+    rounding: IRoundingEvidence | null;
   }
 
   /**
@@ -792,7 +799,8 @@ namespace Private {
         setupCode: [
           fresh.setupCode,
           evidenceInstallCode(),
-          EVIDENCE_BASELINE_CODE
+          EVIDENCE_BASELINE_CODE,
+          EVIDENCE_ROUNDING_WATCH_CODE
         ]
           .filter(Boolean)
           .join('\n'),
@@ -825,7 +833,12 @@ namespace Private {
         target: report,
         others,
         final,
-        interpreter: await interpreter(runner)
+        interpreter: await interpreter(runner),
+        rounding: readRounding(
+          await runner
+            .evaluate('', EVIDENCE_ROUNDING_EXPRESSION)
+            .catch(() => null)
+        )
       };
     } finally {
       await fresh.dispose();

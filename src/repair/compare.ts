@@ -6,12 +6,13 @@
  *
  * The tolerance rule (docs/threat-model.md says the same in words): two
  * numbers are equal when they differ by at most 1e-6 of the larger, or by
- * 1e-9 of the column's largest magnitude; besides, a column that sits on a
- * decimal grain (its reference values are multiples of 0.1, say: a rounded
- * result) may have a few elements exactly one grain apart (values at the
- * halves rounded the other way after an equivalent computation): at most 2%
- * of the sampled values (at least one), and sums that differ by no more than
- * 1% of the elements (at least one) moved by one grain.
+ * 1e-9 of the column's largest magnitude. Besides, a value exactly one
+ * rounding step (`10**-d`) from the reference's is the same value only where
+ * the reference rounded an unrounded value that sat half-way between the two
+ * (the probe records those: `IRoundingEvidence`), so another rounding rule
+ * (half up for half to even) rounds it the other way; the sums may then differ
+ * by as many steps as the reference met such values, and no more. Anywhere
+ * else one step is a wrong value.
  */
 
 /** One column's digest, as the probe reports it. */
@@ -123,6 +124,15 @@ export interface IViewComparison {
   notes: ValueNote[];
 }
 
+/**
+ * Roundings of values half-way between two steps of `10**-d` (the probe's `rounding()`):
+ * how many per `d`, and which neighbours `[d, k]` (`k * 10**-d` and `(k + 1) * 10**-d`).
+ */
+export interface IRoundingEvidence {
+  count: Record<string, number>;
+  pairs: Array<[number, number]>;
+}
+
 /** Context a comparison may use. */
 export interface IViewContext {
   /** Column names for an unnamed reference table (the frame it was made from). */
@@ -140,6 +150,11 @@ export interface IViewContext {
   intermediateColumns?: string[];
   /** Compare values (true) or only the structure (a reference that is not deterministic). */
   values: boolean;
+  /**
+   * The values the reference's roundings met at a rounding boundary: a value one rounding
+   * step from the reference's is the same only at one of these (none when absent).
+   */
+  rounding?: IRoundingEvidence;
 }
 
 /**
@@ -224,7 +239,8 @@ export function compareViews(
     expected.positions,
     actual.positions,
     context.values,
-    te[0]
+    te[0],
+    context.rounding
   );
   if (d.difference) {
     return { difference: d.difference, notes };
@@ -265,10 +281,56 @@ export function closeNumbers(
 }
 
 namespace Private {
-  /** Sampled values that may be one grain apart: a quarter of the samples, at least one. */
-  const SAMPLE_FLIPS = 0.25;
-  /** Elements that may be one grain apart in the sums: a quarter of the rows, at least one. */
-  const ROW_FLIPS = 0.25;
+  /**
+   * Whether `x` and `y` are the two neighbours, one rounding step apart, of a value the
+   * reference rounded half-way between them.
+   */
+  export function atBoundary(
+    x: number,
+    y: number,
+    rounding: IRoundingEvidence | undefined
+  ): boolean {
+    const step = Math.abs(x - y);
+    if (!rounding || !(step > 0) || !Number.isFinite(step)) {
+      return false;
+    }
+    const d = Math.round(-Math.log10(step));
+    if (Math.abs(step - 10 ** -d) > 1e-6 * 10 ** -d) {
+      return false;
+    }
+    return boundaries(rounding).has(`${d}:${Math.round(Math.min(x, y) * 10 ** d)}`);
+  }
+
+  /** Whether two values are at most one step of the column's own grain apart (0: none). */
+  function onGrain(x: number, y: number, grain: number): boolean {
+    return grain > 0 && Math.abs(x - y) <= grain * (1 + 1e-6);
+  }
+
+  /**
+   * How far a column's sum may move when values the reference rounded at a boundary are
+   * rounded the other way: one step for each of them (at most one per row).
+   */
+  export function boundarySlack(
+    rounding: IRoundingEvidence | undefined,
+    rows: number
+  ): number {
+    let slack = 0;
+    for (const [d, n] of Object.entries(rounding?.count ?? {})) {
+      slack = Math.max(slack, Math.min(rows, n) * 10 ** -Number(d));
+    }
+    return slack;
+  }
+
+  const boundarySets = new WeakMap<IRoundingEvidence, Set<string>>();
+
+  function boundaries(rounding: IRoundingEvidence): Set<string> {
+    let set = boundarySets.get(rounding);
+    if (!set) {
+      set = new Set(rounding.pairs.map(([d, k]) => `${d}:${k}`));
+      boundarySets.set(rounding, set);
+    }
+    return set;
+  }
 
   /**
    * Every pair of columns compared, the samples where both views sampled the
@@ -279,7 +341,8 @@ namespace Private {
     pe: number[] | undefined,
     pa: number[] | undefined,
     values: boolean,
-    rows: number
+    rows: number,
+    rounding?: IRoundingEvidence
   ): { difference: ViewDifference | null; flips: number; grain: number } {
     const common = commonRows(pe, pa);
     let flips = 0;
@@ -290,7 +353,8 @@ namespace Private {
         at(a, common.actual),
         common.positions,
         values,
-        rows
+        rows,
+        rounding
       );
       if (d.difference) {
         return { difference: d.difference, flips, grain };
@@ -342,7 +406,14 @@ namespace Private {
       sorted.push([x, y]);
     }
     const positions = expected.positions;
-    const d = compareAll(sorted, positions, positions, context.values, rows);
+    const d = compareAll(
+      sorted,
+      positions,
+      positions,
+      context.values,
+      rows,
+      context.rounding
+    );
     if (d.difference) {
       return null;
     }
@@ -405,7 +476,8 @@ namespace Private {
       expected.positions,
       actual.positions,
       context.values,
-      expected.table![0]
+      expected.table![0],
+      context.rounding
     );
     if (d.difference) {
       return { difference: d.difference, notes: [] };
@@ -582,7 +654,8 @@ namespace Private {
     a: IColumnDigest,
     positions: number[],
     values: boolean,
-    rows: number
+    rows: number,
+    rounding?: IRoundingEvidence
   ): { difference: ViewDifference | null; flips: number } {
     const column = e.name ?? null;
     if (e.kind !== a.kind) {
@@ -635,7 +708,6 @@ namespace Private {
       ...e.samples.map(v => Math.abs(num(v) ?? 0))
     );
     const grain = e.grain && e.grain > 0 ? e.grain : 0;
-    const allowed = Math.max(1, Math.floor(SAMPLE_FLIPS * e.samples.length));
     let flips = 0;
     for (let k = 0; k < e.samples.length; k++) {
       const x = e.samples[k];
@@ -643,11 +715,12 @@ namespace Private {
       if (closeNumbers(x, y, scale)) {
         continue;
       }
-      const step =
-        typeof x === 'number' && typeof y === 'number'
-          ? Math.abs(x - y)
-          : Infinity;
-      if (grain && step <= grain * (1 + 1e-6) && flips < allowed) {
+      if (
+        typeof x === 'number' &&
+        typeof y === 'number' &&
+        onGrain(x, y, grain) &&
+        atBoundary(x, y, rounding)
+      ) {
         flips++;
         continue;
       }
@@ -662,9 +735,9 @@ namespace Private {
         flips
       };
     }
-    const rowFlips = grain ? Math.max(1, Math.ceil(ROW_FLIPS * rows)) : 0;
-    const sumSlack = (abs: number) =>
-      1e-6 * Math.max(abs, 1e-12) + 1e-9 * scale + rowFlips * grain * 2;
+    const steps = boundarySlack(rounding, rows);
+    const sumSlack = (abs: number, weight: number) =>
+      1e-6 * Math.max(abs, 1e-12) + 1e-9 * scale + steps * weight;
     const abs = Math.max(num(e.abs) ?? 0, num(a.abs) ?? 0);
     for (const stat of ['sum', 'wsum'] as const) {
       const x = num(e[stat]);
@@ -688,7 +761,9 @@ namespace Private {
         }
         continue;
       }
-      if (Math.abs(x - y) > sumSlack(abs * (stat === 'wsum' ? 2 : 1))) {
+      // The order-sensitive sum weighs each row by less than 2.
+      const weight = stat === 'wsum' ? 2 : 1;
+      if (Math.abs(x - y) > sumSlack(abs * weight, weight)) {
         return {
           difference: {
             code: 'stats',
@@ -708,7 +783,7 @@ namespace Private {
         x !== null &&
         y !== null &&
         !closeNumbers(x, y, scale) &&
-        Math.abs(x - y) > grain * (1 + 1e-6)
+        !(onGrain(x, y, grain) && atBoundary(x, y, rounding))
       ) {
         return {
           difference: { code: 'stats', column, stat, expected: x, actual: y },

@@ -12,9 +12,12 @@ import { describeSummary, showValue } from '../state/values';
 import type { ChangeKind, IValueSummary } from '../state/values';
 import { closeNumbers, compareViews, viewsAgree } from './compare';
 import { readInterpreterReport } from './interpreter';
+
+export type { IRoundingEvidence } from './compare';
 import type { IInterpreterChange } from './interpreter';
 import type {
   IColumnDigest,
+  IRoundingEvidence,
   IValueView,
   ValueNote,
   ViewDifference
@@ -315,6 +318,34 @@ export interface IReferenceEvidence {
    * may make these changes too.
    */
   interpreter?: IInterpreterChange[];
+  /**
+   * The values its rounding calls met at a rounding boundary: where a repair's value is one
+   * rounding step from the reference's, it is the same value only there (absent: nowhere).
+   */
+  rounding?: IRoundingEvidence;
+}
+
+/** The probe's rounding report, or null when it is not one. */
+export function readRounding(value: unknown): IRoundingEvidence | null {
+  if (value === null || typeof value !== 'object') {
+    return null;
+  }
+  const { count, pairs } = value as Partial<IRoundingEvidence>;
+  if (
+    !count ||
+    typeof count !== 'object' ||
+    !Object.values(count).every(n => typeof n === 'number') ||
+    !Array.isArray(pairs) ||
+    !pairs.every(
+      p =>
+        Array.isArray(p) &&
+        p.length === 2 &&
+        p.every(n => typeof n === 'number' && Number.isInteger(n))
+    )
+  ) {
+    return null;
+  }
+  return { count, pairs };
 }
 
 /**
@@ -422,7 +453,8 @@ export function readReferenceEvidence(
     !Array.isArray(v.figures.summaries) ||
     (v.interpreter !== undefined &&
       readInterpreterReport(v.interpreter)?.length !==
-        (v.interpreter as unknown[]).length)
+        (v.interpreter as unknown[]).length) ||
+    (v.rounding !== undefined && readRounding(v.rounding) === null)
   ) {
     return null;
   }
@@ -740,6 +772,8 @@ export interface IValueNames {
   expectedBefore?: string[] | null;
   /** Columns the reference's target makes only on the way: they may be missing too. */
   intermediateColumns?: string[];
+  /** The values the reference's roundings met at a rounding boundary. */
+  rounding?: IRoundingEvidence;
 }
 
 /**
@@ -765,6 +799,7 @@ export function compareValues(
       values: mode === 'values',
       expectedNames: names.expected,
       actualNames: names.actual,
+      rounding: names.rounding,
       laterStrings: names.laterStrings,
       expectedBefore: names.expectedBefore,
       intermediateColumns: names.intermediateColumns
@@ -969,6 +1004,7 @@ export function compareEffects(
     const cmp = compareValues(ref.summary, mine, ref.mode, {
       expected: reference.before?.[name] ?? null,
       actual: effect.before[name] ?? null,
+      rounding: reference.rounding,
       laterStrings,
       expectedBefore: reference.before?.[name] ?? [],
       intermediateColumns: reference.intermediateColumns?.[name] ?? []

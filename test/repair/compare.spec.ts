@@ -1,8 +1,8 @@
 /**
  * Element-wise comparison of two views (src/repair/compare.ts), table-driven:
  * the same values in other containers and shapes are alike (with a note),
- * moved, swapped or reversed values are not, and a few elements one
- * rounding step apart are tolerated only where the values sit on a grain.
+ * moved, swapped or reversed values are not, and values one rounding step
+ * apart are the same only where the reference rounded a value at a half.
  */
 import { closeNumbers, compareViews } from '../../src/repair/compare';
 import type { IColumnDigest, IValueView } from '../../src/repair/compare';
@@ -265,41 +265,97 @@ describe('compareViews', () => {
   });
 
   describe('rounding', () => {
-    const rounded = Array.from(
-      { length: 200 },
-      (_, i) => Math.round(((i * 7.3) % 97) * 10) / 10
+    // Unrounded values: every fifth one half-way between two tenths (k + 0.5) / 10,
+    // exactly representable (k + 0.5 is a binary fraction once scaled), the others not.
+    const unrounded = Array.from({ length: 200 }, (_, i) =>
+      i % 5 === 0 ? (2 * i + 1) / 20 : ((i * 7.3) % 97) + 0.0123
     );
-    const flipped = (k: number) =>
-      rounded.map((v, i) => (i < k ? Math.round((v + 0.1) * 10) / 10 : v));
+    // numpy's rule (half to even) and another honest one (half away from zero).
+    const halfEven = (u: number) => {
+      const t = u * 10;
+      const f = Math.floor(t);
+      const r = t - f === 0.5 ? (f % 2 === 0 ? f : f + 1) : Math.round(t);
+      return r / 10;
+    };
+    const halfUp = (u: number) => Math.floor(u * 10 + 0.5) / 10;
+    const reference = unrounded.map(halfEven);
+    const learner = unrounded.map(halfUp);
+    // What the probe records of the reference's rounding: the halves it met, written here
+    // from the construction (d = 1, k = floor(u * 10) for the values on a half).
+    const halves = unrounded.filter((_, i) => i % 5 === 0);
+    const rounding = {
+      count: { '1': halves.length },
+      pairs: halves.map(u => [1, Math.floor(u * 10)] as [number, number])
+    };
+    const flippedCount = reference.filter((v, i) => v !== learner[i]).length;
 
-    it('accepts a few elements one grain apart on a rounded column, with a note', () => {
+    it('accepts values at a half rounded the other way where the reference met those halves, with a note', () => {
+      expect(flippedCount).toBeGreaterThan(10);
       const result = compareViews(
-        view([rounded], { grain: 0.1 }),
-        view([flipped(2)], { grain: 0.1 }),
-        { values: true }
+        view([reference], { grain: 0.1 }),
+        view([learner], { grain: 0.1 }),
+        { values: true, rounding }
       );
       expect(result.difference).toBeNull();
       expect(result.notes).toEqual([
-        { code: 'rounding', count: 2, grain: 0.1 }
+        { code: 'rounding', count: flippedCount, grain: 0.1 }
       ]);
     });
 
-    it('accepts up to a quarter of the elements one grain apart (halves rounded the other way)', () => {
+    it('refuses the same values when the reference met no half (nothing recorded)', () => {
       const result = compareViews(
-        view([rounded], { grain: 0.1 }),
-        view([flipped(40)], { grain: 0.1 }),
+        view([reference], { grain: 0.1 }),
+        view([learner], { grain: 0.1 }),
         { values: true }
       );
-      expect(result.difference).toBeNull();
+      expect(result.difference).toMatchObject({ code: 'at' });
     });
 
-    it('refuses more than a quarter one grain apart (another rounding mode)', () => {
+    it('refuses one step on values that were not at a half, however few', () => {
+      const moved = reference.map((v, i) =>
+        i === 3 ? Math.round((v + 0.1) * 10) / 10 : v
+      );
       const result = compareViews(
-        view([rounded], { grain: 0.1 }),
-        view([flipped(120)], { grain: 0.1 }),
-        { values: true }
+        view([reference], { grain: 0.1 }),
+        view([moved], { grain: 0.1 }),
+        { values: true, rounding }
+      );
+      expect(result.difference).toMatchObject({ code: 'at', row: 3 });
+    });
+
+    it('refuses one step on a quarter of the values, the halves among them', () => {
+      const moved = reference.map((v, i) =>
+        i % 4 === 0 ? Math.round((v + 0.1) * 10) / 10 : v
+      );
+      const result = compareViews(
+        view([reference], { grain: 0.1 }),
+        view([moved], { grain: 0.1 }),
+        { values: true, rounding }
       );
       expect(result.difference).not.toBeNull();
+    });
+
+    it('refuses one step on rows it does not sample once the sums move more than the halves allow', () => {
+      // Only every tenth row is sampled; the other rows move by one step each.
+      const positions = reference.map((_, i) => i).filter(i => i % 10 === 0);
+      const moved = reference.map((v, i) =>
+        i % 10 === 0 ? v : Math.round((v + 0.1) * 10) / 10
+      );
+      const sampled = (values: number[]): IValueView => ({
+        ...view([values], { grain: 0.1 }),
+        columns: [
+          {
+            ...column(values, null, 0.1),
+            samples: positions.map(i => values[i])
+          }
+        ],
+        positions
+      });
+      const result = compareViews(sampled(reference), sampled(moved), {
+        values: true,
+        rounding
+      });
+      expect(result.difference).toMatchObject({ code: 'stats' });
     });
 
     it('refuses a one-grain difference where the values sit on no grain', () => {
@@ -307,7 +363,8 @@ describe('compareViews', () => {
         view([A]),
         view([[A[0] + 0.1, ...A.slice(1)]]),
         {
-          values: true
+          values: true,
+          rounding
         }
       );
       expect(result.difference).toMatchObject({ code: 'at', row: 0 });
