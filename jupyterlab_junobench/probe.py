@@ -1641,7 +1641,7 @@ def watch_rounding():
     if getattr(original, "_junobench_round", False):
         return Report({"ok": True})
 
-    def round(number, ndigits=None):  # noqa: A001 - stands in for the builtin
+    def round(number, ndigits=None):  # stands in for the builtin
         _halves(number)
         return original(number, ndigits)
 

@@ -298,7 +298,9 @@ namespace Private {
     if (Math.abs(step - 10 ** -d) > 1e-6 * 10 ** -d) {
       return false;
     }
-    return boundaries(rounding).has(`${d}:${Math.round(Math.min(x, y) * 10 ** d)}`);
+    return boundaries(rounding).has(
+      `${d}:${Math.round(Math.min(x, y) * 10 ** d)}`
+    );
   }
 
   /** Whether two values are at most one step of the column's own grain apart (0: none). */

@@ -12,6 +12,7 @@ import {
   compareSummaries,
   lineEvidence,
   readProbeReport,
+  readRounding,
   referenceEvidence,
   swallowedExceptions
 } from '../../src/repair/evidence';
@@ -1062,5 +1063,37 @@ describe('what counts as a result of the reference’s crashing cell', () => {
     expect(evidence.effects.OneHotEncoder.role).toBe(role);
     const cmp = compareEffects(evidence, {});
     expect(cmp.differences.length).toBe(role === 'result' ? 1 : 0);
+  });
+});
+
+describe('readRounding', () => {
+  it.each<[string, unknown, boolean]>([
+    [
+      'a report',
+      {
+        count: { '1': 2 },
+        pairs: [
+          [1, 15],
+          [1, -3]
+        ]
+      },
+      true
+    ],
+    ['no halves met', { count: {}, pairs: [] }, true],
+    [
+      'a pair that is not two integers',
+      { count: {}, pairs: [[1, 1.5]] },
+      false
+    ],
+    ['a pair of three', { count: {}, pairs: [[1, 2, 3]] }, false],
+    [
+      'a count that is not a number',
+      { count: { '1': 'two' }, pairs: [] },
+      false
+    ],
+    ['no pairs', { count: {} }, false],
+    ['not an object', 'halves', false]
+  ])('%s', (_, value, valid) => {
+    expect(readRounding(value) !== null).toBe(valid);
   });
 });
