@@ -244,12 +244,14 @@ def test_kernel_choice_matches_typescript() -> None:
 
 async def test_agent_repairs_numpy_1(tmp_path: Path) -> None:
     """Open, crash at the recorded cell, inspect, repair with the reference's own source, run
-    all, submit: solved; the folder holds no answer file; one trajectory line per action."""
+    all, submit: solved; the folder holds no answer file; one trajectory line per action; the
+    submission, graded in a batch by `junobench check --submissions`, passes too."""
     reproduced = _notebook("numpy_1", "reproduced")
     crash_index, crash_ename = _crash_cell(reproduced)
     fixed = {c.get("id"): c for c in _notebook("numpy_1", "fixed")["cells"]}
     repair = _source(fixed[reproduced["cells"][crash_index]["id"]])
-    async with stdio_agent(tmp_path) as agent:
+    submissions = tmp_path / "submissions"
+    async with stdio_agent(tmp_path / "runs", "--submissions", str(submissions)) as agent:
         listed = await agent.ok("list_cases", library=["numpy"])
         assert {c["case"] for c in listed["cases"]} == {"numpy_1", "numpy_2"}
         assert {c["case"] for c in (await agent.ok("list_cases", notebook_specific=True))["cases"]} == {
@@ -269,7 +271,7 @@ async def test_agent_repairs_numpy_1(tmp_path: Path) -> None:
         assert replayed["matchesRecorded"] == {"cell": True, "exception": True}
         assert [s["index"] for s in replayed["steps"]][-1] == crash_index
         assert opened["cells"][crash_index]["source"] == _source(reproduced["cells"][crash_index])
-        assert folder.parent == tmp_path and _answer_files(folder, "numpy_1") == []
+        assert folder.parent == tmp_path / "runs" and _answer_files(folder, "numpy_1") == []
         assert (folder / "benchmark" / "numpy_1" / "data" / "flowers.csv").is_file()
 
         value = await agent.ok("inspect", session=session, name="data")
@@ -302,6 +304,17 @@ async def test_agent_repairs_numpy_1(tmp_path: Path) -> None:
         assert [line["step"] for line in lines] == list(range(1, len(lines) + 1))
         assert lines[0]["tool"] == "open_case" and lines[-1]["tool"] == "submit"
         assert lines[-1]["result"]["passed"] is True
+
+    submitted = submissions / "numpy_1" / "numpy_1.ipynb"
+    assert json.loads(submitted.read_text("utf-8")) == saved
+    batch = subprocess.run(
+        ["node", str(CLI), "check", str(CASEBOOK), "--submissions", str(submissions), "--json", str(tmp_path / "repairs.json")],
+        capture_output=True,
+        text=True,
+    )
+    assert batch.returncode == 0, batch.stdout + batch.stderr
+    report = json.loads((tmp_path / "repairs.json").read_text("utf-8"))
+    assert [(r["case"], r["report"]["passed"]) for r in report["results"]] == [("numpy_1", True)]
 
 
 async def test_sessions_apart_cheat_and_answer_key(tmp_path: Path) -> None:

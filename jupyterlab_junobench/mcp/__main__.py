@@ -39,7 +39,10 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--max-sessions", type=int, default=d.max_sessions, help=f"sessions open at once (default {d.max_sessions})")
     p.add_argument("--kernel", help="the kernelspec (default: the container kernel, else junobench, else python3)")
-    p.add_argument("--submissions", help="submit also copies the working copy to DIR/<case>/<session>.ipynb")
+    p.add_argument(
+        "--submissions",
+        help="submit also copies the working copy to DIR/<case>/<case>.ipynb (the latest submission of a case wins)",
+    )
     p.add_argument("--hide-labels", action="store_true", help="leave crash type, root cause and stage out of list_cases")
     p.add_argument("--http", type=int, metavar="PORT", help="serve streamable HTTP on PORT (path /mcp) instead of stdio")
     p.add_argument("--host", default="127.0.0.1", help="with --http: the address (default 127.0.0.1)")

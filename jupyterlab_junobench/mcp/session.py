@@ -76,7 +76,8 @@ class Options:
     max_sessions: int = 4
     #: The kernelspec (None: the best present, see ``kernel.choose_kernel``).
     kernel: str | None = None
-    #: Where ``submit`` also copies the working copy, as ``<dir>/<case>/<session>.ipynb``.
+    #: Where ``submit`` also copies the working copy, as ``<dir>/<case>/<case>.ipynb`` (the latest
+    #: submission of a case wins: one notebook per case, as a report card counts them).
     submissions: Path | None = None
     #: Leave the labels (crash type, root cause, stage) out of ``list_cases``.
     hide_labels: bool = False
@@ -571,9 +572,11 @@ class Room:
             except CliError as e:
                 raise ToolError("check-failed", str(e)) from None
             if self.options.submissions is not None:
-                target = self.options.submissions / s.case / f"{s.id}.ipynb"
+                target = self.options.submissions / s.case / f"{s.case}.ipynb"
                 target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(s.notebook_path, target)
+                tmp = target.with_suffix(".ipynb.tmp")
+                shutil.copyfile(s.notebook_path, tmp)
+                os.replace(tmp, target)
             return {key: copy.deepcopy(report.get(key)) for key in ("passed", "status", "grade", "headline", "reasons")}
 
         return await self.act("submit", session_id, {}, action)
