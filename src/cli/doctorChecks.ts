@@ -320,6 +320,14 @@ namespace Private {
   export function pinnedKernel(py: IPythonFacts): IDoctorCheck {
     const p = py.pinned;
     const base = { id: 'pinned-kernel', title: 'the pinned junobench kernel' };
+    if (py.kernelspecError) {
+      return {
+        ...base,
+        status: 'fail',
+        details: [`Jupyter cannot list its kernelspecs: ${py.kernelspecError}`],
+        fix: 'jupyter kernelspec list  (then remove or repair the kernelspec it names)'
+      };
+    }
     if (p.venv === null) {
       return {
         ...base,

@@ -157,6 +157,13 @@ describe('doctorChecks', () => {
       'fail',
       /kernel install --minimal/
     ],
+    [
+      'pinned-kernel',
+      'kernelspecs that cannot be listed',
+      { kernelspecError: 'kernel.json: Expecting value' },
+      'fail',
+      /jupyter kernelspec list/
+    ],
     ['container-engine', 'starts a container', {}, 'ok', null],
     [
       'container-engine',
