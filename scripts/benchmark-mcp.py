@@ -24,6 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_meta import meta  # scripts/, on the path when run as python scripts/<this>.py
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
@@ -90,6 +91,7 @@ async def run(case: str, repeats: int, casebook: Path) -> dict:
     total_mcp = sum(r["mcpMs"] for r in rows)
     total_server = sum(r["serverMs"] for r in rows)
     return {
+        "meta": meta(),
         "case": case,
         "repeats": repeats,
         "kernel": opened["kernel"],
