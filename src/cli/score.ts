@@ -143,7 +143,12 @@ export async function scoreCommand(args: string[]): Promise<number> {
     );
     console.log(`HTML report written to ${values.html}`);
   }
-  return warnings.some(w => w.warning.code !== 'no-prediction') ? 1 : 0;
+  // Cases without a prediction, or without a notebook to locate the crash
+  // in, are the casebook's and the tool's coverage, not input left out.
+  const leftOut = warnings.some(
+    w => w.warning.code !== 'no-prediction' && w.warning.code !== 'no-notebook'
+  );
+  return leftOut ? 1 : 0;
 }
 
 /**
@@ -216,12 +221,19 @@ namespace Private {
   }
 
   /**
-   * Tool names: each file's base name without its extension, its path where two share one.
+   * Tool names: each file's base name without its extension, its path where
+   * two share one, and its position too where two paths are the same.
    */
   export function toolNames(files: readonly string[]): string[] {
     const bases = files.map(f => path.basename(f, path.extname(f)));
+    const once = (names: string[], i: number) =>
+      names.indexOf(names[i]) === names.lastIndexOf(names[i]);
     return bases.map((base, i) =>
-      bases.indexOf(base) === bases.lastIndexOf(base) ? base : files[i]
+      once(bases, i)
+        ? base
+        : once([...files], i)
+          ? files[i]
+          : `${files[i]} (${i + 1})`
     );
   }
 

@@ -67,7 +67,7 @@ export type ScoreWarning =
       case: string;
       cell: string;
     }
-  | { code: 'no-notebook'; file: string; row: number; case: string }
+  | { code: 'no-notebook'; file: string; cases: string[] }
   | { code: 'no-prediction'; file: string; cases: string[] }
   | {
       code: 'unknown-submission';
@@ -217,10 +217,10 @@ export function renderScoreMessage(
       );
     case 'no-notebook':
       return __(
-        '%1, row %2 (%3): the casebook has no reproduced notebook with a crash for this case; its cell and line are not scored',
+        '%1: a cell or line for %2 case(s) without a reproduced notebook that crashes, not scored: %3',
         m.file,
-        m.row,
-        m.case
+        m.cases.length,
+        m.cases.join(', ')
       );
     case 'no-prediction':
       return __(

@@ -196,6 +196,7 @@ export function scoreTool(
     stage: []
   };
   const cells: boolean[] = [];
+  const unlocated: string[] = [];
   const lines: boolean[] = [];
   for (const c of truth.cases) {
     const row = byCase.get(c.name) ?? null;
@@ -224,6 +225,9 @@ export function scoreTool(
       outcomes[dimension].push({ actual, predicted });
     }
     const located = Private.locate(c, row, file, warnings);
+    if (located === null && (row?.cell ?? row?.line ?? null) !== null) {
+      unlocated.push(c.name);
+    }
     if (located !== null) {
       cells.push(located.cell);
       if (located.line !== null) {
@@ -232,12 +236,15 @@ export function scoreTool(
     }
   }
   const missing = truth.cases.filter(c => !byCase.has(c.name)).map(c => c.name);
+  if (unlocated.length > 0) {
+    warnings.push({ code: 'no-notebook', file, cases: unlocated });
+  }
   if (missing.length > 0) {
     warnings.push({ code: 'no-prediction', file, cases: missing });
   }
   // In the file's order: those about the whole file first, the missing cases last.
   const at = (w: ScoreWarning): number =>
-    'row' in w ? w.row : w.code === 'no-prediction' ? Infinity : 0;
+    'row' in w ? w.row : 'cases' in w ? Infinity : 0;
   warnings.sort((a, b) => at(a) - at(b));
   const dimensions = {} as Record<ScoreDimension, IDimensionScore>;
   for (const dimension of SCORE_DIMENSIONS) {
@@ -403,7 +410,7 @@ namespace Private {
   /**
    * Whether a case's crashing cell, and its line, were predicted right (line
    * null when the notebook does not tell the line); null when the case has no
-   * crash location to score.
+   * crash location to score (the caller names the cases predicted anyway).
    */
   export function locate(
     c: ITruthCase,
@@ -413,14 +420,6 @@ namespace Private {
   ): { cell: boolean; line: boolean | null } | null {
     const location = c.location;
     if (location === null) {
-      if (row !== null && (row.cell !== null || row.line !== null)) {
-        warnings.push({
-          code: 'no-notebook',
-          file,
-          row: row.row,
-          case: c.name
-        });
-      }
       return null;
     }
     let cell = false;

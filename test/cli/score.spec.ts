@@ -227,6 +227,42 @@ describe('junobench score (in process)', () => {
     expect(text).not.toContain('junobench verify');
   });
 
+  it('names tools by base name, by path where two share one, by position where the file is given twice', async () => {
+    fs.mkdirSync(path.join(dir, 'other'));
+    fs.copyFileSync(
+      path.join(dir, 'ok.csv'),
+      path.join(dir, 'other', 'ok.csv')
+    );
+    const out = path.join(dir, 'names.json');
+    const ok = path.join(dir, 'ok.csv');
+    const other = path.join(dir, 'other', 'ok.csv');
+    const single = await runCli([
+      'score',
+      DEMO,
+      '--predictions',
+      ok,
+      '--json',
+      out
+    ]);
+    expect(single.code).toBe(0);
+    const run = await runCli([
+      'score',
+      DEMO,
+      '--json',
+      out,
+      ...[ok, other, ok].flatMap(f => ['--predictions', f])
+    ]);
+    expect(run.code).toBe(0);
+    const json = JSON.parse(fs.readFileSync(out, 'utf8')) as {
+      tools: { name: string }[];
+    };
+    expect(json.tools.map(t => t.name)).toEqual([
+      `${ok} (1)`,
+      other,
+      `${ok} (3)`
+    ]);
+  });
+
   it.each([
     [['score', DEMO], 'give at least one --predictions FILE'],
     [['score', '--predictions', 'x.csv'], 'expected one casebook folder'],

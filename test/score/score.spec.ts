@@ -298,6 +298,11 @@ sklearn_1,0,1
       'unknown-cell',
       'no-notebook'
     ]);
+    expect(t.warnings[2]).toEqual({
+      code: 'no-notebook',
+      file: 'tool.csv',
+      cases: ['sklearn_1']
+    });
   });
 
   it('is not scored without a reproduced notebook', () => {
