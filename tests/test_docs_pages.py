@@ -55,6 +55,27 @@ def test_each_figure_comes_with_its_date_machine_and_command(tmp_path: Path) -> 
     assert "python scripts/benchmark-container.py" in missing and "junobench-verify-demo.json" in missing
 
 
+def test_the_mcp_benchmark_shows_each_cell_and_the_total(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "junobench-bench-mcp.json",
+        {
+            "meta": META,
+            "case": "numpy_1",
+            "repeats": 20,
+            "kernel": "python3",
+            "cells": [{"index": 1, "directMs": 2.0, "mcpMs": 5.0, "ratio": 2.5, "serverMs": 3.0}],
+            "directMs": 2.0,
+            "mcpMs": 5.0,
+            "serverMs": 3.0,
+            "ratio": 2.5,
+            "serverRatio": 1.5,
+        },
+    )
+    page = pages.numbers_page(tmp_path)
+    assert "| 1 | 2.00 | 5.00 | 2.50 | 3.00 |" in page and "| all | 2.00 | 5.00 | 2.50 | 3.00 |" in page
+
+
 def test_a_json_of_another_shape_fails_the_build(tmp_path: Path) -> None:
     write(tmp_path, "junobench-bench-container.json", {"junobench": {"start_s": 1}})
     with pytest.raises(pages.PageError, match="junobench-bench-container.json"):

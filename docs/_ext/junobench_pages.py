@@ -223,6 +223,23 @@ def _verify(data: dict[str, Any]) -> list[str]:
     return out
 
 
+def _mcp(data: dict[str, Any]) -> list[str]:
+    out = [
+        f"Case {data['case']}, kernel `{data['kernel']}`, median of {data['repeats']} runs per cell.",
+        "",
+        "| cell | direct execute (ms) | MCP run_cell (ms) | ratio | inside the server (ms) |",
+        "|---|---|---|---|---|",
+    ]
+    out += [
+        f"| {r['index']} | {r['directMs']:.2f} | {r['mcpMs']:.2f} | {r['ratio']:.2f} | {r['serverMs']:.2f} |"
+        for r in data["cells"]
+    ]
+    out.append(
+        f"| all | {data['directMs']:.2f} | {data['mcpMs']:.2f} | {data['ratio']:.2f} | {data['serverMs']:.2f} |"
+    )
+    return out
+
+
 # What each benchmark JSON is, the command that writes it, and how to show it.
 BENCHMARKS: list[tuple[str, str, str, Callable[[Any], list[str]]]] = [
     (
@@ -242,6 +259,12 @@ BENCHMARKS: list[tuple[str, str, str, Callable[[Any], list[str]]]] = [
         "The kernel inside the JunoBench container against the pinned kernel",
         "python scripts/benchmark-container.py --starts 3 --cells 200",
         _container,
+    ),
+    (
+        "junobench-bench-mcp.json",
+        "An agent's run_cell through the MCP server against a direct kernel execute",
+        "python scripts/benchmark-mcp.py --case numpy_1 --json junobench-bench-mcp.json",
+        _mcp,
     ),
     (
         "junobench-verify-demo.json",
