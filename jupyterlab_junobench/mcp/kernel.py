@@ -98,7 +98,8 @@ def track_expression(reset: bool) -> str:
 def summary_expression(name: str) -> str:
     """The ``user_expressions`` entry for the probe's summary (with its view) of a user name."""
     head, *attrs = name.split(".")
-    value = f"get_ipython().user_ns[{json.dumps(head)}]" + "".join(f".{a}" for a in attrs)
+    # The user namespace through IPython itself: a notebook may have rebound `get_ipython`.
+    value = f'__import__("IPython").get_ipython().user_ns[{json.dumps(head)}]' + "".join(f".{a}" for a in attrs)
     return f'(lambda p: p.Report(p.summarise({value}, True)))(__import__("sys")._junobench_check)'
 
 

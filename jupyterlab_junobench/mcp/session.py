@@ -540,7 +540,7 @@ class Room:
             summary, error = expression_value(reply.user_expressions.get("summary") or {})
             text, _ = expression_value(reply.user_expressions.get("repr") or {})
             if error:
-                raise ToolError("no-such-name", f"{name}: {error}", name=name)
+                raise ToolError("no-such-name", f"{name} could not be read in the kernel ({error})", name=name)
             return {"name": name, "summary": summary, "repr": _cut(str(text)) if text is not None else None}
 
         return await self.act("inspect", session_id, {"name": name}, action)
