@@ -6,6 +6,7 @@ and command, so that no figure is kept by hand.
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import shlex
@@ -34,8 +35,8 @@ def machine() -> str:
     return f"{cpu}{memory}, {platform.system()} {platform.release()}"
 
 
-def meta(argv: list[str] | None = None) -> dict[str, object]:
-    """The date (UTC), the machine, its load average and the command that ran."""
+def meta(argv: list[str] | None = None, program: str = "python") -> dict[str, object]:
+    """The date (UTC), the machine, its load average and the command that ran (``program`` and ``argv``)."""
     args = sys.argv if argv is None else argv
     try:
         load = [round(x, 1) for x in os.getloadavg()]
@@ -45,5 +46,10 @@ def meta(argv: list[str] | None = None) -> dict[str, object]:
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "machine": machine(),
         "load": load,
-        "command": " ".join(shlex.quote(a) for a in ["python", *args]),
+        "command": " ".join(shlex.quote(a) for a in [program, *args]),
     }
+
+
+if __name__ == "__main__":
+    # For a benchmark in another language: python scripts/bench_meta.py <program> <its arguments>...
+    print(json.dumps(meta(sys.argv[2:], program=sys.argv[1])))

@@ -436,10 +436,16 @@ async function main() {
     );
   }
   if (values.json) {
+    // When, where and how (scripts/bench_meta.py, as the Python benchmarks record it): the docs' numbers page prints them.
+    const argv = [path.relative(ROOT, process.argv[1]), ...process.argv.slice(2)];
+    const meta = spawnSync('python', [path.join(__dirname, 'bench_meta.py'), 'node', ...argv], { encoding: 'utf8' });
     fs.writeFileSync(
       values.json,
       JSON.stringify(
-        results.map(({ report, ...r }) => ({ ...r, reasons: report.reasons, findings: report.findings, evidence: report.evidence })),
+        {
+          meta: meta.status === 0 ? JSON.parse(meta.stdout) : null,
+          results: results.map(({ report, ...r }) => ({ ...r, reasons: report.reasons, findings: report.findings, evidence: report.evidence }))
+        },
         null,
         1
       )

@@ -34,11 +34,16 @@ def test_each_figure_comes_with_its_date_machine_and_command(tmp_path: Path) -> 
     write(
         tmp_path,
         "junobench-check-corpus.json",
-        [
-            {"corpus": "mutation", "expectStatus": "solved", "got": "solved", "passed": True, "expectPass": True, "ms": 1000},
-            {"corpus": "fair", "expectStatus": None, "passed": True, "expectPass": False, "ms": 3000},
-        ],
+        {
+            "meta": {**META, "command": "node scripts/check-corpus.js --jobs 2 --json x.json"},
+            "results": [
+                {"corpus": "mutation", "expectStatus": "solved", "got": "solved", "passed": True, "expectPass": True, "ms": 1000},
+                {"corpus": "fair", "expectStatus": None, "passed": True, "expectPass": False, "ms": 3000},
+            ],
+        },
     )
+    # junobench verify's own JSON records no date, machine or command: the page says so.
+    write(tmp_path, "junobench-verify-demo.json", {"casebook": "casebook", "jobs": 2, "seconds": 30.5, "reports": []})
     page = pages.numbers_page(tmp_path)
     kernel = page.split("### Pinned kernels")[1].split("###")[0]
     assert "- date: 2026-12-05T01:00:00+00:00" in kernel
@@ -46,13 +51,16 @@ def test_each_figure_comes_with_its_date_machine_and_command(tmp_path: Path) -> 
     assert "- command: `python scripts/x.py`" in kernel
     assert "| later kernels, median (s) | 0.52 | 1.29 |" in kernel
     corpus = page.split("### The repair check")[1].split("###")[0]
-    assert "this JSON does not record its date" in corpus and "- command: `node scripts/check-corpus.js" in corpus
+    assert "- command: `node scripts/check-corpus.js --jobs 2 --json x.json`" in corpus
     assert "| mutation | 1 | 1 | 0 | 0 | 1000 |" in corpus
     assert "| fair | 1 | 0 | 1 | 0 | 3000 |" in corpus
     assert "| all | 2 | 1 | 1 | 0 | 2000 |" in corpus
+    verify = page.split("### `junobench verify` of the demo casebook")[1].split("###")[0]
+    assert "this JSON does not record its date" in verify and "as `scripts/test.sh` runs it" in verify
+    assert "| casebook | 0 | 0 | 0 | 0 | 2 | 30.5 |" in verify
     # What is not measured yet says which command makes it.
     missing = page.split("### Not measured here yet")[1]
-    assert "python scripts/benchmark-container.py" in missing and "junobench-verify-demo.json" in missing
+    assert "python scripts/benchmark-container.py" in missing and "junobench-verify-real.json" in missing
 
 
 def test_the_mcp_benchmark_shows_each_cell_and_the_total(tmp_path: Path) -> None:

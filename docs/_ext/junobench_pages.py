@@ -181,7 +181,9 @@ def _container(data: dict[str, Any]) -> list[str]:
     return [*_table(data, _script_rows("benchmark-container.py")), "| verify: cases passed | " + " | ".join(passed) + " |"]
 
 
-def _corpus(data: list[dict[str, Any]]) -> list[str]:
+def _corpus(report: dict[str, Any] | list[dict[str, Any]]) -> list[str]:
+    # {meta, results}; a file written before the JSON recorded its meta is the list of results.
+    data = report["results"] if isinstance(report, dict) else report
     def agrees(r: dict[str, Any]) -> bool:
         # The same rule as scripts/check-corpus.js: exact statuses for the mutation corpus, pass or fail otherwise.
         if r.get("expectStatus") and r.get("corpus") == "mutation":
