@@ -220,6 +220,22 @@ describe('scoreTool on a table worked by hand', () => {
     ]);
   });
 
+  it('takes a case spelt another way as the same case: a duplicate, not a second chance', () => {
+    const t = score(
+      'case,stage\npandas_1,training\n PANDAS_1 ,data preparation\n'
+    );
+    // Row "data preparation": pandas_1 as training (the first row), the
+    // other three cases with the label not predicted.
+    expect(t.dimensions.stage.confusion.counts[0]).toEqual([0, 0, 1, 3, 0]);
+    expect(t.warnings[0]).toEqual({
+      code: 'duplicate-case',
+      file: 'tool.csv',
+      row: 3,
+      case: 'pandas_1',
+      first: 2
+    });
+  });
+
   it('names a row without a case', () => {
     expect(score('case,stage\n,training\n').warnings[0]).toEqual({
       code: 'no-case',
