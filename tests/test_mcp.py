@@ -273,6 +273,7 @@ async def test_agent_repairs_numpy_1(tmp_path: Path) -> None:
         assert opened["cells"][crash_index]["source"] == _source(reproduced["cells"][crash_index])
         assert folder.parent == tmp_path / "runs" and _answer_files(folder, "numpy_1") == []
         assert (folder / "benchmark" / "numpy_1" / "data" / "flowers.csv").is_file()
+        assert str(CASEBOOK.resolve()) not in json.dumps([listed, opened])
 
         value = await agent.ok("inspect", session=session, name="data")
         assert value["summary"]["shape"] == [150, 4]

@@ -380,7 +380,8 @@ class Room:
             haystack = json.dumps(entry).lower()
             if all(term in haystack for term in text):
                 out.append(entry)
-        return {"casebook": str(self.options.casebook), "count": len(out), "cases": out}
+        # No path of the casebook: the agent's code runs in a kernel that needs none.
+        return {"count": len(out), "cases": out}
 
     # -- sessions -------------------------------------------------------------------------------
     async def open_case(self, case: Any) -> dict[str, Any]:
