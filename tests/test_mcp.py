@@ -320,7 +320,8 @@ async def test_agent_repairs_numpy_1(tmp_path: Path) -> None:
 
 async def test_sessions_apart_cheat_and_answer_key(tmp_path: Path) -> None:
     """Two sessions on one case at once: own folders, own kernels, own names. The unfixed
-    notebook and a cheat are not passed. No tool argument reaches the answer key."""
+    notebook and a cheat are not passed. No tool argument reaches the answer key. A kernel that
+    dies is restarted; SIGTERM stops the kernels with the server."""
     reproduced = _notebook("numpy_1", "reproduced")
     crash_index, _ = _crash_cell(reproduced)
     async with stdio_agent(tmp_path) as agent:
@@ -362,6 +363,17 @@ async def test_sessions_apart_cheat_and_answer_key(tmp_path: Path) -> None:
             assert _answer_files(Path(opened["folder"]), "numpy_1") == []
         for line in (Path(a["folder"]) / "trajectory.jsonl").read_text("utf-8").splitlines():
             assert "error" in line or "_fixed" not in line
+
+        # A kernel that dies is noticed at once (not at the cell timeout) and restarted.
+        n = len((await agent.ok("get_notebook", session=a["session"]))["cells"])
+        await agent.ok("insert_cell", session=a["session"], index=n, source="import os; os._exit(1)")
+        started = time.monotonic()
+        await agent.refused("run_cell", "kernel-died", session=a["session"], index=n)
+        assert time.monotonic() - started < 10 and _wait_gone([pa]) == []
+        await agent.ok("delete_cell", session=a["session"], index=n)
+        await agent.refused("inspect", "no-such-name", session=a["session"], name="only_in_a")
+        pa = await agent.kernel_pid(a["session"])
+        agent.pids.append(pa)  # type: ignore[attr-defined]
 
         # SIGTERM: the server stops both kernels before it exits (b's is a new one since run_all).
         pb = await agent.kernel_pid(b["session"])

@@ -23,10 +23,16 @@ ENVIRONMENTS = ("container", "pinned", "server")
 DEFAULT_NAMES = {"container": container.KERNEL_NAME, "pinned": pinned.KERNEL_NAME}
 #: A name ``inspect`` accepts: an identifier, optionally followed by attributes.
 NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+#: Seconds between two looks at whether the kernel still runs, while it executes.
+LIVENESS_POLL = 0.5
 
 
 class KernelError(RuntimeError):
-    """The kernel could not be started, died or did not answer in time."""
+    """The kernel could not be started or restarted."""
+
+
+class KernelDied(KernelError):
+    """The kernel process ended while it ran code."""
 
 
 def spec_environment(name: str, spec: dict[str, Any]) -> str:
@@ -199,8 +205,8 @@ class Kernel:
             elif kind == "clear_output":
                 outputs.clear()
 
-        try:
-            reply = await self._client.execute_interactive(
+        request = asyncio.ensure_future(
+            self._client.execute_interactive(
                 code,
                 silent=silent,
                 store_history=not silent,
@@ -210,6 +216,17 @@ class Kernel:
                 timeout=timeout,
                 output_hook=hook,
             )
+        )
+        # A kernel that dies never replies: look at it while waiting, instead of waiting out the timeout.
+        while True:
+            done, _ = await asyncio.wait({request}, timeout=LIVENESS_POLL)
+            if done:
+                break
+            if not await self._manager.is_alive():
+                request.cancel()
+                raise KernelDied(f"the kernel {self.name} died")
+        try:
+            reply = request.result()
         except TimeoutError as e:
             await self._manager.interrupt_kernel()
             raise asyncio.TimeoutError(str(e)) from e

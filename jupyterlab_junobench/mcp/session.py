@@ -37,7 +37,17 @@ from ..names import describe_name_problem, name_problem
 from ..scratch import copy_case
 from . import plan
 from .cli import Cli, CliError
-from .kernel import NAME, Kernel, KernelError, expression_value, installed_kernel, summary_expression, track_expression
+from .kernel import (
+    NAME,
+    Execution,
+    Kernel,
+    KernelDied,
+    KernelError,
+    expression_value,
+    installed_kernel,
+    summary_expression,
+    track_expression,
+)
 
 #: Text kept of one output (a longer one is cut, saying how much was left out).
 MAX_TEXT = 4000
@@ -276,7 +286,7 @@ class Session:
         reset, self.fresh = self.fresh, False
         track = {"t": track_expression(reset)}
         try:
-            result = await self.kernel.execute(code, user_expressions=track, timeout=self._timeout())
+            result = await self.execute(code, f"cell {index}", user_expressions=track, timeout=self._timeout())
         except (asyncio.TimeoutError, TimeoutError):
             if self.remaining() <= 0:
                 self.ended = self._exhausted("seconds")
@@ -287,7 +297,7 @@ class Session:
         tracked = result.user_expressions.get("t")
         if tracked is None:
             try:
-                again = await self.kernel.execute("", silent=True, user_expressions=track, timeout=60)
+                again = await self.execute("", "the probe", silent=True, user_expressions=track, timeout=60)
                 tracked = again.user_expressions.get("t")
             except (asyncio.TimeoutError, TimeoutError):
                 pass
@@ -303,6 +313,15 @@ class Session:
             "error": error_view(result.error),
             "changed": {name: change.get("change") for name, change in changes.items()},
         }
+
+    async def execute(self, code: str, what: str, **options: Any) -> Execution:
+        """Execute code in the kernel; a kernel that dies meanwhile is restarted (as Jupyter does)
+        and the action refused with ``kernel-died``."""
+        try:
+            return await self.kernel.execute(code, **options)
+        except KernelDied:
+            await self.restart()
+            raise ToolError("kernel-died", f"the kernel died while {what} ran; it was restarted (its state is gone)") from None
 
     async def restart(self) -> None:
         try:
@@ -533,9 +552,8 @@ class Room:
             if not isinstance(name, str) or not NAME.fullmatch(name):
                 raise ToolError("bad-name", "inspect takes a variable name, optionally with attributes (a.b)", name=name)
             try:
-                reply = await s.kernel.execute(
-                    "", silent=True, user_expressions={"summary": summary_expression(name), "repr": name}, timeout=s._timeout()
-                )
+                expressions = {"summary": summary_expression(name), "repr": name}
+                reply = await s.execute("", f"inspect {name}", silent=True, user_expressions=expressions, timeout=s._timeout())
             except (asyncio.TimeoutError, TimeoutError):
                 raise ToolError("timeout", f"inspecting {name} took too long; the kernel was interrupted") from None
             summary, error = expression_value(reply.user_expressions.get("summary") or {})
