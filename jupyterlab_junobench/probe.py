@@ -57,6 +57,10 @@ MAX_NAMES = 400
 MAX_DIGEST = 5_000_000
 #: Sampled rows per column: the same positions for any two values with as many rows.
 SAMPLES = 32
+#: A value of at most this many elements (rows x columns digested) is reported whole: every
+#: row's value, so a wrong value at any row is seen, not only at the sampled rows. Above it, the
+#: sampled rows and the digest of the whole (sums, an order-sensitive sum, extremes, NaN count).
+WHOLE = 10_000
 #: Columns digested one by one (a wider table reports its width and these first columns).
 MAX_COLUMNS = 512
 #: The builtins name of the marker function the instrumented code calls.
@@ -167,11 +171,17 @@ def _grain(values):
     return 0
 
 
-def _column_digests(matrix, np, names):
-    """Per-column digests of a 2-D array (rows x columns): numeric or text."""
+def _sampled(rows, size):
+    """How many rows a value of ``size`` elements in ``rows`` rows reports: all up to ``WHOLE``."""
+    return rows if size <= WHOLE else SAMPLES
+
+
+def _column_digests(matrix, np, names, k=None):
+    """Per-column digests of a 2-D array (rows x columns): numeric or text (``k``: rows
+    reported, by default every row of a value within ``WHOLE`` elements)."""
     rows, cols = matrix.shape
     width = min(cols, MAX_COLUMNS)
-    pos = _positions(rows, SAMPLES)
+    pos = _positions(rows, _sampled(rows, rows * width) if k is None else k)
     out = []
     kind = matrix.dtype.kind
     numeric = kind in "biuf"
@@ -241,9 +251,11 @@ def _frame_columns(df, np, pd):
     if all(a.dtype.kind in "biuf" for a in frames):
         arr = np.column_stack([a.astype("float64", copy=False) for a in frames])
         return _column_digests(arr, np, names)
+    # One column at a time: as many rows of each as of the whole frame.
+    k = _sampled(df.shape[0], df.shape[0] * len(frames))
     cols, pos = [], []
     for j, a in enumerate(frames):
-        part, pos = _column_digests(a.reshape(-1, 1), np, [names[j]])
+        part, pos = _column_digests(a.reshape(-1, 1), np, [names[j]], k)
         cols.extend(part)
     return cols, pos
 

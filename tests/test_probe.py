@@ -560,3 +560,18 @@ def test_a_reference_kernel_notes_the_halves_its_roundings_meet(python, tmp_path
         assert k.interpreter() == []
     finally:
         k.close()
+
+
+def test_a_value_within_the_whole_size_is_reported_at_every_row(probe_view, shell):
+    """Up to WHOLE elements every row is reported, so a change at any row shows in the samples;
+    above it, the sampled rows only (the sums still cover the whole)."""
+    _, probe = shell
+    small = probe_view("np.arange(1000.0)")
+    assert small["positions"] == list(range(1000))
+    assert len(small["columns"][0]["samples"]) == 1000
+    frame = probe_view("pd.DataFrame({'a': np.arange(500.0), 'b': ['x'] * 500})")
+    assert [len(c["samples"]) for c in frame["columns"]] == [500, 500]
+    # Wider: 2 columns x 6000 rows is above WHOLE (10,000 elements).
+    big = probe_view("np.arange(12000.0).reshape(6000, 2)")
+    assert len(big["positions"]) == probe.SAMPLES
+    assert probe.WHOLE == 10_000
