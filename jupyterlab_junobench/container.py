@@ -40,6 +40,7 @@ from typing import Any
 from collections.abc import Sequence
 
 from .launcher import launcher_argv
+from .pins import drift, drift_line, load_pins, pins_for, probe_code, requirements
 from .scratch import CASEBOOK_ANSWERS, excluded
 
 # The image's repository name and the tag `build` moves to the newest build.
@@ -241,13 +242,6 @@ def engine_env_from(environ: dict[str, str] | None = None) -> dict[str, str]:
 # The image
 
 
-def load_pins() -> dict[str, Any]:
-    """pins.json, the only list of pins."""
-    from .kernel import load_pins as load
-
-    return load()
-
-
 def containerfile_text() -> str:
     """The Containerfile shipped with the package."""
     return resources.files("jupyterlab_junobench").joinpath("Containerfile").read_text("utf-8")
@@ -255,8 +249,6 @@ def containerfile_text() -> str:
 
 def image_requirements(pins: dict[str, Any], minimal: bool) -> list[str]:
     """The pip requirements of the image: the kernel's, from pins.json."""
-    from .kernel import requirements
-
     return requirements(pins, minimal)
 
 
@@ -337,8 +329,6 @@ class BuildResult:
 
 def probe_image(engine: Engine, image: str) -> dict[str, Any]:
     """Python version and installed versions of the pinned distributions inside the image."""
-    from .kernel import pins_for, probe_code
-
     code = probe_code(pins_for(load_pins(), minimal=False))
     out = engine.run(["run", "--rm", "--network", "none", image, IMAGE_PYTHON, "-c", code], timeout=300)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -346,8 +336,6 @@ def probe_image(engine: Engine, image: str) -> dict[str, Any]:
 
 def benchmark_differences(found: dict[str, Any], base: str, pins: dict[str, Any]) -> list[str]:
     """Lines saying how an image differs from the JunoBench container (base, Python, each library)."""
-    from .kernel import drift, drift_line, pins_for
-
     lines: list[str] = []
     if base != UPSTREAM_BASE:
         lines.append(f"base: {base} (the benchmark's is {UPSTREAM_BASE})")

@@ -21,13 +21,13 @@ import shutil
 import subprocess
 import sys
 from collections import deque
-from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from . import container
 from .forkserver import provisioner_metadata
 from .launcher import with_launcher
+from .pins import Pin, drift, drift_line, load_pins, pins_for, probe_code, requirements
 
 KERNEL_NAME = "junobench"
 DISPLAY_NAME = "JunoBench (benchmark pins)"
@@ -37,53 +37,6 @@ MARKER = "junobench-kernel.json"
 
 class KernelEnvError(RuntimeError):
     """A step of building or registering the kernel failed; the message says which."""
-
-
-@dataclass(frozen=True)
-class Pin:
-    """One library of pins.json as the local install sees it."""
-
-    name: str
-    pinned: str
-    group: str
-    requirement: str | None
-    local_version: str | None
-    reason: str | None
-    distributions: tuple[str, ...]
-
-
-def load_pins() -> dict[str, Any]:
-    """The pins file shipped with the package (jupyterlab_junobench/pins.json)."""
-    text = resources.files("jupyterlab_junobench").joinpath("pins.json").read_text("utf-8")
-    return json.loads(text)
-
-
-def pins_for(pins: dict[str, Any], minimal: bool) -> list[Pin]:
-    """The pins the kernel installs: the minimal group, plus the full group unless ``minimal``."""
-    groups = ("minimal",) if minimal else ("minimal", "full")
-    out: list[Pin] = []
-    for lib in pins["libraries"]:
-        if lib["group"] not in groups:
-            continue
-        local = lib.get("local")
-        out.append(
-            Pin(
-                name=lib["name"],
-                pinned=lib["pinned"],
-                group=lib["group"],
-                requirement=(local["requirement"] if local else f"{lib['name']}=={lib['pinned']}"),
-                local_version=(local["version"] if local else lib["pinned"]),
-                reason=(local["reason"] if local else None),
-                distributions=tuple(lib.get("distributions") or [lib["name"]]),
-            )
-        )
-    return out
-
-
-def requirements(pins: dict[str, Any], minimal: bool) -> list[str]:
-    """The pip requirements of the kernel environment (ipykernel last, unpinned as in the container)."""
-    reqs = [p.requirement for p in pins_for(pins, minimal) if p.requirement]
-    return [*reqs, "ipykernel"]
 
 
 def default_prefix() -> Path:
@@ -246,51 +199,12 @@ def register_kernelspec(py: Path, prefix: Path, args: argparse.Namespace, minima
     return spec_dir
 
 
-def probe_code(pins: list[Pin]) -> str:
-    """Python that prints the interpreter's version, prefix and the pinned distributions' versions as JSON."""
-    names = sorted({d for p in pins for d in p.distributions} | {"ipykernel"})
-    return (
-        "import json, sys, importlib.metadata as md\n"
-        "def v(n):\n"
-        "    try:\n"
-        "        return md.version(n)\n"
-        "    except Exception:\n"
-        "        return None\n"
-        f"print(json.dumps({{'python': sys.version.split()[0], 'prefix': sys.prefix,"
-        f" 'versions': {{n: v(n) for n in {names!r}}}}}))\n"
-    )
-
-
 def probe(py: Path, pins: list[Pin]) -> dict[str, Any]:
     """Python version, prefix and installed versions of the pinned distributions in ``py``."""
     out = subprocess.run([str(py), "-c", probe_code(pins)], capture_output=True, text=True)
     if out.returncode != 0:
         raise KernelEnvError(f"{py} could not report its versions: {out.stderr.strip()}")
     return json.loads(out.stdout.strip().splitlines()[-1])
-
-
-def installed_version(versions: dict[str, str | None], pin: Pin) -> str | None:
-    """The first installed version among a pin's distributions, or None."""
-    return next((versions.get(d) for d in pin.distributions if versions.get(d)), None)
-
-
-def drift(versions: dict[str, str | None], pins: list[Pin], benchmark: bool = False) -> list[dict[str, Any]]:
-    """``{name, found, wanted}`` for each library not at its local pin (or, with ``benchmark``, the container's)."""
-    out = []
-    for p in pins:
-        wanted = p.pinned if benchmark else p.local_version
-        if wanted is None:
-            continue
-        version = installed_version(versions, p)
-        if version is None or version.split("+")[0] != wanted:
-            out.append({"name": p.name, "found": version, "wanted": wanted})
-    return out
-
-
-def drift_line(d: dict[str, Any], pin_name: str) -> str:
-    """One line of :func:`drift`, ``pin_name`` being "local pin" or "pinned"."""
-    found = d["found"] or "not installed"
-    return f"{d['name']}: {found} ({pin_name} {d['wanted']})"
 
 
 def differences(found: dict[str, Any], pins: list[Pin]) -> list[str]:
@@ -300,8 +214,6 @@ def differences(found: dict[str, Any], pins: list[Pin]) -> list[str]:
 
 def install_container(args: argparse.Namespace) -> int:
     """``install --container``: the kernelspec of a kernel inside the JunoBench image."""
-    from . import container
-
     try:
         engine = container.pick_engine(args.engine, container.engine_env_from())
         where = container.install_kernelspec(
