@@ -39,9 +39,9 @@ from pathlib import Path
 from typing import Any
 from collections.abc import Sequence
 
-from .launcher import launcher_argv
-from .pins import drift, drift_line, load_pins, pins_for, probe_code, requirements
-from .scratch import CASEBOOK_ANSWERS, excluded
+from ..launcher import launcher_argv
+from ..pins import drift, drift_line, load_pins, pins_for, probe_code, requirements
+from ..scratch import CASEBOOK_ANSWERS, excluded
 
 # The image's repository name and the tag `build` moves to the newest build.
 IMAGE_REPOSITORY = "junobench"
