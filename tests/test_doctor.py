@@ -145,8 +145,9 @@ def test_the_build_command_says_what_to_set_after_the_engines_words(monkeypatch,
             "operation not permitted: OCI permission denied"
         )
 
-    monkeypatch.setattr(container, "pick_engine", lambda *_: container.Engine("podman"))
-    monkeypatch.setattr(container, "build", refuse)
+    # Patched where the command line looks them up (container/cli.py).
+    monkeypatch.setattr(container.cli, "pick_engine", lambda *_: container.Engine("podman"))
+    monkeypatch.setattr(container.cli, "build", refuse)
     assert container.main(["build", "--minimal"]) == 2
     err = capsys.readouterr().err
     assert "error setting rlimit type 7" in err
