@@ -6,9 +6,12 @@ subprocess on the demo casebook, with its own private Jupyter server:
 - a repair whose added cell ends its own kernel (``os._exit(0)``, ``os.kill(os.getpid(), 9)``):
   the verdict is "not solved", naming the cell that was running, exit code 1;
 - a reference fix whose kernel dies: "not checked", exit code 1;
-- a file that is not a notebook (bad JSON, nbformat 3): a message naming the file, exit code 2;
+- a file that is not a notebook (bad JSON, JSON that is not a notebook, nbformat 3): a message
+  naming the file, exit code 2;
 - SIGINT or SIGTERM while the check runs: one line, exit code 130 or 143;
-- the private server killed while the check runs: one line, exit code 1.
+- the private server killed while ``check`` or ``verify`` runs: one line, exit code 1;
+- a full disk (``/dev/full``) under ``--json FILE`` or under standard output, and a report file in
+  a folder that is not there: one line naming the file, exit code 2.
 
 Every run must print no Node stack ("    at " frames, "Kernel connection disconnected", an
 ``Error:`` line) and leave no process behind: the command runs with a marker of this test's own
@@ -98,16 +101,26 @@ def wait_for_kernel(mark: str, process: subprocess.Popen[str], seconds: float = 
 class Run:
     """One run of ``junobench check``: its exit code, output and what it left behind."""
 
-    def __init__(self, args: list[str], cache: Path, act: Callable[[str, subprocess.Popen[str]], None] | None = None) -> None:
-        """Run ``junobench check <args>``; ``act(mark, process)`` is done while it runs."""
+    def __init__(
+        self,
+        args: list[str],
+        cache: Path | None,
+        act: Callable[[str, subprocess.Popen[str]], None] | None = None,
+        command: str = "check",
+        stdout: Path | None = None,
+    ) -> None:
+        """Run ``junobench <command> <args>`` (its output to ``stdout`` when given); ``act(mark,
+        process)`` is done while it runs."""
         self.mark = uuid.uuid4().hex
         env = {**os.environ, MARK: self.mark}
         env.pop("JUNOBENCH_DEBUG", None)
+        cached = ["--cache-dir", str(cache)] if cache else []
+        sink = stdout.open("w") if stdout else None
         process = subprocess.Popen(
-            ["node", str(CLI), "check", *args, "--kernel", "python3", "--cache-dir", str(cache)],
+            ["node", str(CLI), command, *args, "--kernel", "python3", *cached],
             cwd=REPO,
             env=env,
-            stdout=subprocess.PIPE,
+            stdout=sink or subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
@@ -126,6 +139,10 @@ class Run:
             process.communicate()
             kill_marked(self.mark)
             raise
+        finally:
+            if sink:
+                sink.close()
+        self.out = self.out or ""
         self.code = process.returncode
         # Whatever the command stopped is gone by the time it exits; a killed process may take a
         # moment to be reaped by init.
@@ -202,8 +219,10 @@ def test_a_kernel_that_dies_in_the_json_report(tmp_path: Path, cache: Path) -> N
         ('{"cells": [', "is not valid JSON"),
         ("not a notebook at all\n", "is not valid JSON"),
         ('{"nbformat": 3, "nbformat_minor": 0, "worksheets": []}', "is not an nbformat 4 notebook"),
+        ('{"name": "a JSON file", "version": 1}', "is not an nbformat 4 notebook"),
+        ("[1, 2, 3]", "is not an nbformat 4 notebook"),
     ],
-    ids=["truncated", "text", "nbformat-3"],
+    ids=["truncated", "text", "nbformat-3", "json-object", "json-list"],
 )
 def test_a_file_that_is_not_a_notebook(tmp_path: Path, cache: Path, text: str, message: str) -> None:
     path = tmp_path / "submission.ipynb"
@@ -236,16 +255,17 @@ def test_a_signal_stops_the_server_and_its_kernels(
     run.assert_clean()
 
 
+def kill_its_server(mark: str, process: subprocess.Popen[str]) -> None:
+    """Once the command has a kernel, SIGKILL the private Jupyter server it started."""
+    wait_for_kernel(mark, process)
+    for pid, command in marked(mark):
+        if "jupyter-server" in command or "jupyter server" in command:
+            os.kill(pid, signal.SIGKILL)
+
+
 def test_a_server_that_goes_away(tmp_path: Path, cache: Path) -> None:
     notebook = repair_with(tmp_path, "import time\ntime.sleep(60)")
-
-    def kill_server(mark: str, process: subprocess.Popen[str]) -> None:
-        wait_for_kernel(mark, process)
-        for pid, command in marked(mark):
-            if "jupyter-server" in command or "jupyter server" in command:
-                os.kill(pid, signal.SIGKILL)
-
-    run = Run([str(DEMO), "numpy_1", str(notebook)], cache, kill_server)
+    run = Run([str(DEMO), "numpy_1", str(notebook)], cache, kill_its_server)
     assert run.code == 1, run.out + run.err
     assert run.out == ""
     assert re.fullmatch(
@@ -270,4 +290,48 @@ def test_a_reference_whose_kernel_dies_leaves_the_repair_not_checked(tmp_path: P
     assert "numpy_1: FAIL (no-reference)" in run.out
     assert "Not checked: the reference fix does not run here" in run.out
     assert "The reference fix did not run here: its kernel died while cell 2 [1] ran" in run.out
+    run.assert_clean()
+
+
+def test_a_server_that_goes_away_while_verify_runs(tmp_path: Path) -> None:
+    book = tmp_path / "casebook"
+    shutil.copytree(DEMO, book)
+    reproduced = book / "benchmark" / "numpy_1" / "numpy_1_reproduced.ipynb"
+    nb = json.loads(reproduced.read_text())
+    first = next(c for c in nb["cells"] if c["cell_type"] == "code")
+    first["source"] = "import time\ntime.sleep(60)\n" + "".join(first["source"])
+    reproduced.write_text(json.dumps(nb))
+    run = Run([str(book), "--cases", "numpy_1"], None, kill_its_server, command="verify")
+    assert run.code == 1, run.out + run.err
+    assert re.search(
+        r"^junobench verify: the Jupyter server it started \(http://127\.0\.0\.1:\d+/\) stopped on signal "
+        r"SIGKILL while it ran; the casebook was not verified$",
+        run.err,
+        re.M,
+    ), run.err
+    run.assert_clean()
+
+
+def test_a_full_disk_under_the_json_report(tmp_path: Path) -> None:
+    run = Run([str(DEMO), "--cases", "numpy_1", "--json", "/dev/full"], None, command="verify")
+    assert run.code == 2, run.out + run.err
+    assert run.err.endswith("junobench: cannot write the JSON report to /dev/full: the disk is full (ENOSPC)\n"), run.err
+    run.assert_clean()
+
+
+def test_a_report_in_a_folder_that_is_not_there(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-folder" / "report.json"
+    run = Run([str(DEMO), "--cases", "numpy_1", "--json", str(missing)], None, command="verify")
+    assert run.code == 2, run.out + run.err
+    assert run.err.endswith(f"junobench: cannot write the JSON report to {missing}: its folder does not exist (ENOENT)\n")
+    run.assert_clean()
+
+
+def test_a_full_disk_under_standard_output(tmp_path: Path, cache: Path) -> None:
+    # A check that passes, its JSON report printed to a full disk: not a pass (exit code 0).
+    run = Run([str(DEMO), "numpy_1", str(FIXED), "--json"], cache, stdout=Path("/dev/full"))
+    assert run.code == 2, run.err
+    assert run.err == ("junobench: cannot write to standard output: the disk is full (ENOSPC); the output is incomplete\n"), (
+        run.err
+    )
     run.assert_clean()

@@ -3,7 +3,7 @@
  * `<case>/<anything>.ipynb` under DIR (a workshop's submissions, a repair
  * tool's outputs) with one server, one reference cache and N checks at a time.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'fs';
+import { readdirSync, readFileSync, statSync } from 'fs';
 import * as path from 'path';
 
 import type { ServerConnection } from '@jupyterlab/services';
@@ -26,6 +26,7 @@ import {
 } from './check';
 import type { ICheckReport } from './check';
 import { ENVIRONMENT_USAGE, readEnvironmentOption } from './kernels';
+import { OutputError, writeOutputFile } from './output';
 import {
   confirmServing,
   serverFor,
@@ -706,17 +707,22 @@ export async function batchCommand(
   }
   try {
     if (jsonFile !== undefined) {
-      writeFileSync(jsonFile, JSON.stringify(report, cellNamesInJSON, 2));
+      writeOutputFile(
+        jsonFile,
+        JSON.stringify(report, cellNamesInJSON, 2),
+        'the JSON report'
+      );
     }
     if (values.html !== undefined) {
-      writeFileSync(values.html, batchHTML(report));
+      writeOutputFile(values.html, batchHTML(report), 'the HTML report');
     }
   } catch (reason) {
     // A full disk, a folder made read-only meanwhile: the grading is done, its report is not.
-    console.error(
-      `junobench check: cannot write the report: ${(reason as Error).message}`
-    );
-    return 2;
+    if (reason instanceof OutputError) {
+      console.error(`junobench check: ${reason.message}`);
+      return 2;
+    }
+    throw reason;
   }
   console.log(formatBatchSummary(report, jobs));
   if (jsonFile !== undefined) {

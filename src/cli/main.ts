@@ -1,7 +1,6 @@
 /**
  * The `junobench` command line: list, verify, check and explain casebooks, and add cases, without a browser.
  */
-import { writeFileSync } from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
 
@@ -23,7 +22,13 @@ import {
   ENVIRONMENT_USAGE,
   readEnvironmentOption
 } from './kernels';
-import { KERNEL_OPTIONS, serverFor } from './server';
+import { writeOutputFile } from './output';
+import {
+  KERNEL_OPTIONS,
+  serverFor,
+  ServerLostError,
+  whileServing
+} from './server';
 import { loadLocalCasebook, verifyCasebook } from './verify';
 import type { ICaseReport, IEnvironmentReport } from './verify';
 
@@ -204,24 +209,35 @@ async function verify(args: string[]): Promise<number> {
   let reports: ICaseReport[];
   let environment: IEnvironmentReport | null = null;
   try {
-    reports = await verifyCasebook({
-      casebook: book,
-      casebookDir: dir,
-      cases,
-      jobs,
-      kernel: values.kernel,
-      environment: environmentPreference,
-      settings: server.settings,
-      serverRoot,
-      timeoutMs: timeout * 1000,
-      onReport: r => console.log(Private.row(r)),
-      onEnvironment: e => {
-        // Once per run, before the table: the kernel's drift from the pins.
-        environment = e;
-        console.log(e.summary);
-        console.log(Private.header());
-      }
-    });
+    reports = await whileServing(
+      server,
+      verifyCasebook({
+        casebook: book,
+        casebookDir: dir,
+        cases,
+        jobs,
+        kernel: values.kernel,
+        environment: environmentPreference,
+        settings: server.settings,
+        serverRoot,
+        timeoutMs: timeout * 1000,
+        onReport: r => console.log(Private.row(r)),
+        onEnvironment: e => {
+          // Once per run, before the table: the kernel's drift from the pins.
+          environment = e;
+          console.log(e.summary);
+          console.log(Private.header());
+        }
+      })
+    );
+  } catch (reason) {
+    if (reason instanceof ServerLostError) {
+      console.error(
+        `junobench verify: ${reason.message}; the casebook was not verified`
+      );
+      return 1;
+    }
+    throw reason;
   } finally {
     await server.stop();
   }
@@ -230,7 +246,7 @@ async function verify(args: string[]): Promise<number> {
   const failed = reports.length - passed - missing;
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (values.json) {
-    writeFileSync(
+    writeOutputFile(
       values.json,
       JSON.stringify(
         {
@@ -242,7 +258,8 @@ async function verify(args: string[]): Promise<number> {
         },
         cellNamesInJSON,
         2
-      )
+      ),
+      'the JSON report'
     );
   }
   if (missing) {

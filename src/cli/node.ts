@@ -4,6 +4,8 @@
  * way out: every failure in our words, and nothing it started left running.
  */
 
+import { watchStandardOutput } from './output';
+
 /** The rejection @jupyterlab/services leaves unhandled (see `tolerateServicesRejections`). */
 const CANCELED_KERNEL_INFO =
   'Canceled future for kernel_info_request message before replies were done';
@@ -118,6 +120,7 @@ export async function stopRegistered(timeoutMs = 15000): Promise<void> {
 export function guardCommandLine(): void {
   const debug = !!process.env.JUNOBENCH_DEBUG;
   Private.quietServices(debug);
+  Private.output.failure = watchStandardOutput();
   tolerateServicesRejections(reason => Private.fatal(reason));
   process.on('uncaughtException', reason => Private.fatal(reason));
   process.on('SIGINT', () => Private.interrupted('SIGINT', 130));
@@ -143,12 +146,25 @@ export async function exitWith(code: number): Promise<never> {
     return new Promise<never>(() => undefined);
   }
   await stopRegistered();
+  // A failed write to standard output is reported on a later tick.
+  await new Promise(resolve => setImmediate(resolve));
+  const failure = Private.output.failure();
+  if (failure) {
+    // A report cut short by a full disk is no result: say so, and not with 0.
+    process.stderr.write(`junobench: ${failure}\n`);
+    process.exit(code === 0 ? 2 : code);
+  }
   process.exit(code);
 }
 
 namespace Private {
   /** What must be stopped before the process ends. */
   export const tasks = new Set<IExitTask>();
+
+  /** What standard output failed to write, if it did (see `watchStandardOutput`). */
+  export const output: { failure: () => string | null } = {
+    failure: () => null
+  };
 
   /** Whether a signal or an error is already ending the process. */
   export let leaving = false;

@@ -2,12 +2,13 @@
  * `junobench report <folder> [--html FILE] [--json]`: the cohort report over
  * learners' exported progress files (`*.json`) in a folder.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'fs';
+import { readdirSync, readFileSync, statSync } from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
 
 import { cohortHTML, cohortReport, cohortText } from '../progress/cohort';
 import type { ICohortFile, ICohortProblem } from '../progress/cohort';
+import { writeOutputFile } from './output';
 
 /** The usage lines of `junobench report`. */
 export const REPORT_USAGE = `  junobench report <folder> [--html FILE] [--json]`;
@@ -46,12 +47,13 @@ export async function reportCommand(args: string[]): Promise<number> {
     console.error(`junobench report: skipped ${p.file}: ${p.reason}`);
   }
   if (values.html) {
-    writeFileSync(
+    writeOutputFile(
       values.html,
       cohortHTML(full, {
         title: `JunoBench cohort report: ${path.basename(folder)}`,
         generatedAt: new Date()
-      })
+      }),
+      'the HTML report'
     );
     if (!values.json) {
       console.log(`HTML report written to ${values.html}`);

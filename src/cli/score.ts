@@ -4,7 +4,7 @@
  * side by side, as a terminal table, JSON and a self-contained HTML page.
  * Wiring only: the scoring is `src/score/`.
  */
-import { readFileSync, writeFileSync } from 'fs';
+import { readFileSync } from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
 
@@ -30,6 +30,7 @@ import {
 } from '../score/score';
 import type { ICrashLocation, IGroundTruth } from '../score/score';
 import { FsCasebookSource } from './fsSource';
+import { writeOutputFile } from './output';
 import { loadLocalCasebook } from './verify';
 
 /** The usage of `junobench score`, with what it does (shown by `junobench score --help`). */
@@ -130,16 +131,21 @@ export async function scoreCommand(args: string[]): Promise<number> {
     );
   }
   if (values.json) {
-    writeFileSync(values.json, JSON.stringify(scoreJSON(report), null, 2));
+    writeOutputFile(
+      values.json,
+      JSON.stringify(scoreJSON(report), null, 2),
+      'the JSON scores'
+    );
     console.log(`JSON written to ${values.json}`);
   }
   if (values.html) {
-    writeFileSync(
+    writeOutputFile(
       values.html,
       scoreHTML(report, {
         scripts: Private.chartLibraries(),
         generatedAt: new Date().toISOString()
-      })
+      }),
+      'the HTML report'
     );
     console.log(`HTML report written to ${values.html}`);
   }
