@@ -47,7 +47,8 @@ import threading
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Optional
+from typing import Any
+from collections.abc import Callable, Iterator
 
 from .names import describe_name_problem, name_problem
 
@@ -274,7 +275,7 @@ def _new_diagnoses():
 # ------------------------------------------------------------------------------------------
 
 
-def write_case(spec: dict[str, Any], casebook: Path, data_root: Optional[Path]) -> WriteResult:
+def write_case(spec: dict[str, Any], casebook: Path, data_root: Path | None) -> WriteResult:
     """Write (or with ``update`` replace) one case described by ``spec`` into ``casebook``.
 
     ``data_root`` is the folder the spec's data paths are relative to (the
@@ -285,7 +286,7 @@ def write_case(spec: dict[str, Any], casebook: Path, data_root: Optional[Path]) 
         return _write_case(spec, Path(casebook), data_root)
 
 
-def _write_case(spec: dict[str, Any], casebook: Path, data_root: Optional[Path]) -> WriteResult:
+def _write_case(spec: dict[str, Any], casebook: Path, data_root: Path | None) -> WriteResult:
     if not isinstance(spec, dict):
         raise AuthoringError("spec-not-object", "the case spec must be a JSON object")
     case = check_case_name(spec.get("case"))
@@ -373,7 +374,7 @@ def _write_case(spec: dict[str, Any], casebook: Path, data_root: Optional[Path])
     return result
 
 
-def set_draft(casebook: Path, case: str, reason: object) -> Optional[str]:
+def set_draft(casebook: Path, case: str, reason: object) -> str | None:
     """Mark ``case`` as a draft with ``reason`` (writes DRAFT.md) or, with no reason, as verified."""
     case = check_case_name(case)
     folder = inside(casebook, f"{BENCHMARK}/{case}")
@@ -468,7 +469,7 @@ def fit_traceback(lines: list[str]) -> tuple[str, int]:
     kept = head + ([f"... {dropped} traceback line(s) left out by junobench ..."] if dropped else []) + tail
     share = MAX_CELL_CHARS // (2 * max(len(kept), 1))
     cut = [line if len(repr(line)) <= share else line[: share // 4] + " ... [cut by junobench]" for line in kept]
-    return repr(cut), dropped + sum(1 for a, b in zip(kept, cut) if a != b)
+    return repr(cut), dropped + sum(1 for a, b in zip(kept, cut, strict=True) if a != b)
 
 
 # ------------------------------------------------------------------------------------------
@@ -582,7 +583,7 @@ def _descriptor_sheet(wb, path: Path):
     )
 
 
-def _header_row(ws) -> Optional[int]:
+def _header_row(ws) -> int | None:
     for index, row in enumerate(ws.iter_rows(values_only=True), start=1):
         if any(_cell_text(v) != "" for v in row):
             return index
@@ -610,14 +611,14 @@ def _add_column(ws, header_row: int, columns: dict[str, int], name: str) -> int:
     return column
 
 
-def _find_row(ws, header_row: int, column: int, value: str) -> Optional[int]:
+def _find_row(ws, header_row: int, column: int, value: str) -> int | None:
     for at in range(header_row + 1, ws.max_row + 1):
         if _cell_text(ws.cell(at, column).value) == value:
             return at
     return None
 
 
-def _find_descriptor_row(path: Path, case: str) -> Optional[int]:
+def _find_descriptor_row(path: Path, case: str) -> int | None:
     wb = _load(path)
     ws, header_row = _descriptor_sheet(wb, path)
     return _find_row(ws, header_row, _columns(ws, header_row)["nb_name"], case)
@@ -763,7 +764,7 @@ def _check_row(row: object, case: str) -> dict[str, Any]:
     return row
 
 
-def _check_data(paths: object, data_root: Optional[Path], case: str) -> list[tuple[Path, str]]:
+def _check_data(paths: object, data_root: Path | None, case: str) -> list[tuple[Path, str]]:
     if not isinstance(paths, list):
         raise AuthoringError("data-type", f"case {case}: data must be a list of paths", case=case)
     if paths and data_root is None:
@@ -827,7 +828,7 @@ def _library_of(case: str) -> str:
 # ------------------------------------------------------------------------------------------
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """``new-casebook PATH``, ``write-case``, ``write-fixed`` and ``set-draft``; JSON on stdout."""
     parser = argparse.ArgumentParser(prog="python -m jupyterlab_junobench.authoring")
     sub = parser.add_subparsers(dest="command", required=True)

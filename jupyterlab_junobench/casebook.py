@@ -14,7 +14,6 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
 
 #: The file that marks a folder as a casebook.
 DESCRIPTOR = "benchmark_desc.xlsx"
@@ -61,7 +60,7 @@ def count_cases(casebook: Path) -> int:
     )
 
 
-def bundled_casebook(override: str = "") -> Optional[Path]:
+def bundled_casebook(override: str = "") -> Path | None:
     """Locate the demo casebook to copy, or ``None`` if there is none.
 
     ``override`` (the ``demo_source`` setting) wins when given; otherwise the

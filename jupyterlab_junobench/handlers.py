@@ -13,7 +13,8 @@ import asyncio
 import json
 import uuid
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
 from jupyter_server.auth.decorator import authorized
 from jupyter_server.base.handlers import APIHandler

@@ -22,7 +22,8 @@ import subprocess
 import sys
 from collections import deque
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
+from collections.abc import Iterable, Sequence
 
 from . import container
 from .forkserver import provisioner_metadata
@@ -243,7 +244,7 @@ def install(args: argparse.Namespace) -> int:
     base = resolve_python(args.python)
     version = python_version(base)
     local_minor = pins["python"]["local"]
-    if not (version.startswith(local_minor + ".") or version.startswith(pins["python"]["pinned"] + ".")):
+    if not version.startswith((local_minor + ".", pins["python"]["pinned"] + ".")):
         print(
             f"warning: {base} is Python {version}; the pins were chosen for Python "
             f"{pins['python']['pinned']} (the benchmark) and {local_minor} (local): "

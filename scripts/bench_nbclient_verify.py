@@ -150,7 +150,8 @@ def main() -> int:
                         ran, stopped = run_papermill(path, args.kernel, args.timeout, stop, Path(tmp))
                     ms = (time.perf_counter() - started) * 1000
                     total += ms
-                    print(json.dumps({"tool": tool, "case": name, "notebook": kind, "ms": round(ms, 1), "cells": ran, "stopped": stopped}), flush=True)
+                    row = {"tool": tool, "case": name, "notebook": kind, "ms": round(ms, 1), "cells": ran, "stopped": stopped}
+                    print(json.dumps(row), flush=True)
                 done += 1
             print(json.dumps({"tool": tool, "summary": True, "total_ms": round(total, 1), "cases": done}), flush=True)
     return 0

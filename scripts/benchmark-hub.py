@@ -45,7 +45,7 @@ from tornado.websocket import websocket_connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "hub"))
 
-import junobench_hub as jh  # noqa: E402
+import junobench_hub as jh
 
 CASEBOOK = "JunoBench-demo"
 REEXECUTE = re.compile(r"^\s*#?\s*\[re-?execute\]", re.IGNORECASE)
@@ -220,11 +220,11 @@ def main() -> int:
                 barrier = threading.Barrier(n)
                 results: list[Timing] = [Timing(name) for name in names]
 
-                def run(i: int, name: str) -> None:
+                def run(i: int, name: str, results: list[Timing], barrier: threading.Barrier) -> None:
                     results[i] = one_learner(hub, name, args.case, barrier, args.timeout)
 
                 started = time.perf_counter()
-                threads = [threading.Thread(target=run, args=(i, name)) for i, name in enumerate(names)]
+                threads = [threading.Thread(target=run, args=(i, name, results, barrier)) for i, name in enumerate(names)]
                 for t in threads:
                     t.start()
                 for t in threads:

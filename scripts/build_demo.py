@@ -64,7 +64,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 import nbformat
 import numpy as np
@@ -1583,7 +1583,7 @@ def write_diagnoses(results: list[dict], path: Path) -> None:
         for c in members:
             ws.append([group, f"{c.name}_reproduced", True, c.diagnosis, c.runinfo_help, c.gt_note])
     style_header(ws, {1, 2}, bordered=False)
-    for letter, width in zip("ABCDE", [10.57, 30.43, 9.0, 93.71, 48.43]):
+    for letter, width in zip("ABCDE", [10.57, 30.43, 9.0, 93.71, 48.43], strict=True):
         ws.column_dimensions[letter].width = width
     ws.freeze_panes = "A2"
     save_workbook(wb, path)

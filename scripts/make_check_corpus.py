@@ -183,12 +183,12 @@ def failing_lines(source: str, line: int) -> list[int]:
     """The crash line (1-based) and every line of the cell alike to it (the same failing call)."""
     lines = source.split("\n")
     crash = lines[line - 1].strip()
-    return [k + 1 for k, l in enumerate(lines) if l.strip() and not l.strip().startswith("#")
-            and (k + 1 == line or dice(l.strip(), crash) >= 0.6)]
+    return [k + 1 for k, ln in enumerate(lines) if ln.strip() and not ln.strip().startswith("#")
+            and (k + 1 == line or dice(ln.strip(), crash) >= 0.6)]
 
 
 def indent(text: str, pad: str = "    ") -> str:
-    return "\n".join(pad + l if l.strip() else l for l in text.split("\n"))
+    return "\n".join(pad + ln if ln.strip() else ln for ln in text.split("\n"))
 
 
 class Case:
@@ -248,21 +248,21 @@ class Case:
             return "import contextlib\nwith contextlib.suppress(Exception):\n" + indent(s)
         if how == "if-false":
             first = bad[0] - 1
-            return "\n".join(lines[:first] + ["if False:"] + [indent(l) for l in lines[first:]])
+            return "\n".join(lines[:first] + ["if False:"] + [indent(ln) for ln in lines[first:]])
         if how == "string":
             first = bad[0] - 1
             quote = "'''" if '"""' in s else '"""'
             return "\n".join(lines[:first] + [quote] + lines[first:] + [quote])
         if how == "comment":
-            return "\n".join("# " + l if k + 1 in bad else l for k, l in enumerate(lines))
+            return "\n".join("# " + ln if k + 1 in bad else ln for k, ln in enumerate(lines))
         if how == "delete-line":
-            return "\n".join(l for k, l in enumerate(lines) if k + 1 not in bad)
+            return "\n".join(ln for k, ln in enumerate(lines) if k + 1 not in bad)
         if how == "print":
             return "print('fixed')"
         if how == "empty":
             return ""
         if how == "comment-all":
-            return "\n".join("# " + l if l.strip() else l for l in lines)
+            return "\n".join("# " + ln if ln.strip() else ln for ln in lines)
         raise ValueError(how)
 
 
@@ -295,7 +295,10 @@ def resolve(spec, fixed_source: str) -> str:
 def variants(case: Case) -> list[tuple[str, dict, str, str]]:
     """(variant, notebook, expected status, why) for one case."""
     out: list[tuple[str, dict, str, str]] = []
-    add = lambda v, nb, status, why: out.append((v, nb, status, why))
+
+    def add(v: str, nb: dict, status: str, why: str) -> None:
+        out.append((v, nb, status, why))
+
     name = case.name
     add("fixed", case.from_fixed(None), "solved", "the reference fixed notebook itself")
     add("fixed-no-ids", strip_ids(case.from_fixed(None)), "solved",

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any, Coroutine, TypeVar
+from typing import Any, TypeVar
+from collections.abc import Coroutine
 
 import pytest
 from tornado.httpclient import HTTPClientError
@@ -27,7 +28,7 @@ def run(loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, T]) -> T:
 
 
 @pytest.fixture
-def jp_server_config() -> dict[str, Any]:  # noqa: F811
+def jp_server_config() -> dict[str, Any]:
     """Enable our extension (the test environment hides installed config files)."""
     return {"ServerApp": {"jpserver_extensions": {"jupyterlab_junobench": True}}}
 

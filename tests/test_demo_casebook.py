@@ -85,7 +85,7 @@ def read_sheet(path: Path, sheet: str) -> list[dict]:
     finally:
         wb.close()
     header = [h for h in rows[0]]
-    return [dict(zip(header, row)) for row in rows[1:]]
+    return [dict(zip(header, row, strict=True)) for row in rows[1:]]
 
 
 def descriptor_rows(root: Path = CASEBOOK) -> list[dict]:
@@ -175,7 +175,7 @@ async def execute(kc, source: str) -> dict:
             msg = await kc.get_iopub_msg(timeout=max(0.1, deadline - time.monotonic()))
         except queue.Empty:
             if time.monotonic() > deadline:
-                raise TimeoutError(source)
+                raise TimeoutError(source) from None
             continue
         if (msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "status"
                 and msg["content"]["execution_state"] == "idle"):
@@ -262,7 +262,7 @@ def over_cases(run) -> dict:
 
         return await asyncio.gather(*(one(case) for case in CASES))
 
-    return dict(zip(CASES, asyncio.run(main())))
+    return dict(zip(CASES, asyncio.run(main()), strict=True))
 
 
 @pytest.fixture(scope="module")
@@ -520,7 +520,7 @@ def test_build_script_reproduces_the_casebook(background_build):
     rebuilt = descriptor_rows(out)
     committed = descriptor_rows()
     assert [r["nb_name"] for r in rebuilt] == [r["nb_name"] for r in committed]
-    for new, old in zip(rebuilt, committed):
+    for new, old in zip(rebuilt, committed, strict=True):
         case = old["nb_name"]
         assert new["ename"] == old["ename"], case
         assert new["evalue"] == old["evalue"], case

@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("requests")
 
-from _lab import running_lab  # noqa: E402
+from _lab import running_lab
 
 REPO = Path(__file__).resolve().parent.parent
 START = REPO / "scripts" / "start.sh"

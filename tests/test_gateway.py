@@ -175,7 +175,10 @@ def test_a_case_replays_in_a_gateway_kernel(tmp_path: Path) -> None:
     finally:
         stop(gateway)
     output = result.stdout + result.stderr
-    logs = f"{output}\n--- server log ---\n{server_log.read_text()[-2000:]}\n--- gateway log ---\n{gateway_log.read_text()[-2000:]}"
+    logs = (
+        f"{output}\n--- server log ---\n{server_log.read_text()[-2000:]}"
+        f"\n--- gateway log ---\n{gateway_log.read_text()[-2000:]}"
+    )
     assert result.returncode == 0, logs
     data = json.loads(report.read_text())
     assert data["reports"][0]["verdict"] == "pass", logs

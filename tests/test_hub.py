@@ -43,7 +43,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "hub"))
 
-import junobench_hub as jh  # noqa: E402
+import junobench_hub as jh
 
 MISSING = jh.missing_requirements()
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"no local JupyterHub: {MISSING}")
@@ -96,7 +96,7 @@ def outcomes(hub: jh.Hub, tmp_path_factory: pytest.TempPathFactory) -> dict[str,
     hub.create_users(USERS)
     out = tmp_path_factory.mktemp("reports")
     with ThreadPoolExecutor(len(USERS)) as pool:
-        done = dict(zip(USERS, pool.map(lambda name: _learner(hub, name, out), USERS)))
+        done = dict(zip(USERS, pool.map(lambda name: _learner(hub, name, out), USERS), strict=True))
     return done
 
 

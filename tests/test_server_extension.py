@@ -12,7 +12,8 @@ import json
 import socket
 import uuid
 from pathlib import Path
-from typing import Any, Coroutine, TypeVar
+from typing import Any, TypeVar
+from collections.abc import Coroutine
 
 import pytest
 from tornado.httpclient import HTTPClientError
@@ -22,11 +23,11 @@ from traitlets import TraitError
 pytest.importorskip("pytest_jupyter", reason="needs pytest-jupyter[server]")
 
 # Fixtures scoped to this module on purpose (see conftest.py).
-from pytest_jupyter.jupyter_server import *  # noqa: E402,F403
+from pytest_jupyter.jupyter_server import *  # noqa: F403
 
-import jupyterlab_junobench  # noqa: E402
-from jupyterlab_junobench import JunobenchExtension  # noqa: E402
-from jupyterlab_junobench.casebook import DESCRIPTOR, bundled_casebook, count_cases  # noqa: E402
+import jupyterlab_junobench
+from jupyterlab_junobench import JunobenchExtension
+from jupyterlab_junobench.casebook import DESCRIPTOR, bundled_casebook, count_cases
 
 T = TypeVar("T")
 
@@ -65,7 +66,7 @@ def junobench_config(fake_casebook: Path, junobench_overrides: dict[str, Any]) -
 
 
 @pytest.fixture
-def jp_server_config(junobench_config: dict[str, Any]) -> dict[str, Any]:  # noqa: F811
+def jp_server_config(junobench_config: dict[str, Any]) -> dict[str, Any]:
     """Enable our extension (the test environment hides installed config files)."""
     return {
         "ServerApp": {"jpserver_extensions": {"jupyterlab_junobench": True}},

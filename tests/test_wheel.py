@@ -44,7 +44,7 @@ def _jupyterlab_requirement() -> str:
         from importlib.metadata import version
 
         return f"jupyterlab=={version('jupyterlab')}"
-    except Exception:  # noqa: BLE001 - any failure: fall back to a range
+    except Exception:
         return "jupyterlab>=4.6,<5"
 
 
