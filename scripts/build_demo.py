@@ -7,6 +7,7 @@
     python scripts/build_demo.py --out /tmp/cb --skip-fixed     # quicker: no fixed notebooks
     python scripts/build_demo.py --check-hash    # exit 0 when demo/ and this script are as last built
     python scripts/build_demo.py --write-hash    # record them (after a build, or a passing rebuild test)
+    python scripts/build_demo.py --container-paths  # rewrite the recorded outputs' paths in place
 
 A full build into demo/casebook records `demo/casebook/.build-hash`: a digest of this script and of
 every file of the casebook. tests/test_demo_casebook.py rebuilds the casebook into a temporary
@@ -72,6 +73,9 @@ import pandas as pd
 from jupyter_client.manager import KernelManager
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, output_from_msg
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from container_paths import container_outputs  # scripts/ is no package: found through sys.path
+
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "demo" / "casebook"
 # The digest of this script and the casebook as last built (see source_hash).
@@ -81,6 +85,7 @@ HASH_FILE = ".build-hash"
 def source_hash(casebook: Path = DEFAULT_OUT) -> str:
     """A digest of this script and of every file of the casebook (the hash file, caches and checkpoints aside)."""
     digest = hashlib.sha256(Path(__file__).read_bytes())
+    digest.update((Path(__file__).parent / "container_paths.py").read_bytes())
     for path in sorted(casebook.rglob("*")):
         rel = path.relative_to(casebook)
         if not path.is_file() or path.name == HASH_FILE:
@@ -1245,7 +1250,8 @@ class Kernel:
             if reply["parent_header"].get("msg_id") == msg_id:
                 break
         content = reply["content"]
-        return content.get("execution_count"), outputs, content
+        # The building machine's paths in tracebacks and warnings, as the benchmark container's.
+        return content.get("execution_count"), container_outputs(outputs), content
 
     def close(self) -> None:
         try:
@@ -1646,6 +1652,31 @@ def load_result(case: Case, case_dir: Path) -> dict:
             "traceback": list(err.traceback), "data_files": files}
 
 
+def rewrite_paths(out: Path) -> int:
+    """Rewrite the paths of the outputs recorded in the casebook `out` as a build now records them
+    (`container_outputs`), then its workbooks and README from the rewritten notebooks."""
+    results = []
+    for case in build_cases():
+        case_dir = out / "benchmark" / case.name
+        for kind in ("reproduced", "fixed"):
+            path = case_dir / f"{case.name}_{kind}.ipynb"
+            if path.is_file():
+                nb = nbformat.read(path, as_version=nbformat.NO_CONVERT)
+                for cell in nb.cells:
+                    if cell.cell_type == "code":
+                        container_outputs(cell.outputs)
+                write_nb(nb, path)
+        if (case_dir / f"{case.name}_reproduced.ipynb").is_file():
+            results.append(load_result(case, case_dir))
+    write_descriptor(results, out / "benchmark_desc.xlsx")
+    write_diagnoses(results, out / "diagnoses.xlsx")
+    (out / "README.md").write_text(casebook_readme(results), encoding="utf-8")
+    if out == DEFAULT_OUT.resolve():
+        (out / HASH_FILE).write_text(source_hash(out) + "\n", encoding="utf-8")
+    print(f"rewrote the recorded paths of {len(results)} case(s) in {out}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
@@ -1661,7 +1692,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="only say whether demo/casebook and this script are as last built (exit 1 if not)")
     parser.add_argument("--write-hash", action="store_true",
                         help="only record the digest of demo/casebook and this script")
+    parser.add_argument("--container-paths", action="store_true",
+                        help="only rewrite the paths in the recorded outputs of --out as the benchmark "
+                             "container's (scripts/container_paths.py), as a build writes them")
     args = parser.parse_args(argv)
+    if args.container_paths:
+        return rewrite_paths(args.out.resolve())
     if args.check_hash:
         current, recorded = source_hash(), recorded_hash()
         same = current == recorded

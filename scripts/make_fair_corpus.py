@@ -58,6 +58,9 @@ from typing import Any
 
 import nbformat
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from container_paths import container_outputs  # scripts/ is no package: found through sys.path
+
 ROOT = Path(__file__).resolve().parent.parent
 CASEBOOK = ROOT / 'demo' / 'casebook'
 BENCHMARK = CASEBOOK / 'benchmark'
@@ -621,8 +624,9 @@ def record_session(job: tuple[str, str, list[tuple]]) -> tuple[str, list[dict | 
                     results.append({'count': None, 'outputs': []})  # JupyterLab: empty cell cleared
                 else:
                     cell = kernel.run(step[2])
+                    # The building machine's paths in tracebacks and warnings, as the container's.
                     results.append({'count': cell.execution_count,
-                                    'outputs': clean_outputs(cell.outputs)})
+                                    'outputs': container_outputs(clean_outputs(cell.outputs))})
         finally:
             kernel.close()
     return name, results
