@@ -256,7 +256,7 @@ def _new_workbook(title: str, header: list[Any]):
     from openpyxl import Workbook
 
     wb = Workbook()
-    ws = wb.active
+    ws = wb.worksheets[0]
     ws.title = title
     ws.append(header)
     return wb
@@ -493,8 +493,8 @@ def upsert_descriptor_row(path: Path, case: str, row: dict[str, Any]) -> list[st
         "traceback": row["traceback"],
         "NotebookUrl": row.get("NotebookUrl") or None,
     }
-    for column in LABEL_COLUMNS:
-        values[column] = row.get(column) or None
+    for label in LABEL_COLUMNS:
+        values[label] = row.get(label) or None
     datasets = row.get("datasets") or []
     count = max(2, len(datasets))
     for i in range(count):

@@ -454,7 +454,7 @@ class _Registry:
 REGISTRY = _Registry()
 
 
-class ForkingProvisioner(LocalProvisioner):  # type: ignore[misc,valid-type]
+class ForkingProvisioner(LocalProvisioner):
     """Starts kernels as forks of a fork server that has loaded ``preload`` (see the module's doc).
 
     The kernelspec's ``argv`` must start its Python through ``launcher.LAUNCHER``
@@ -490,7 +490,8 @@ class ForkingProvisioner(LocalProvisioner):  # type: ignore[misc,valid-type]
             except ForkServerError as e:
                 why = str(e)
             else:
-                self.process = process
+                # LocalProvisioner uses only the part of Popen that ForkedProcess has (its docstring).
+                self.process = process  # type: ignore[assignment]
                 self.pid = process.pid
                 self.pgid = process.pid  # the child called setsid
                 self.cwd = cwd

@@ -58,7 +58,7 @@ class _JunobenchHandler(APIHandler):
 
     extension: JunobenchExtension
 
-    def initialize(self, extension: JunobenchExtension) -> None:  # type: ignore[override]
+    def initialize(self, extension: JunobenchExtension) -> None:
         """Keep the extension settings passed at registration."""
         self.extension = extension
 
@@ -374,13 +374,13 @@ class FetchCaseHandler(_JunobenchHandler):
         if copy is None:
             raise _not_fetched_copy(path)
         jobs = ext.fetch_jobs
-        for job in jobs.values():
-            if job["copy"] == str(copy) and job["state"] == "running":
+        for other in jobs.values():
+            if other["copy"] == str(copy) and other["state"] == "running":
                 raise Refusal(
                     409,
                     "fetch-running",
-                    f"A fetch of {job['case']} is still running in this casebook; wait for it.",
-                    case=job["case"],
+                    f"A fetch of {other['case']} is still running in this casebook; wait for it.",
+                    case=other["case"],
                 )
         job_id = uuid.uuid4().hex
         job: dict[str, Any] = {

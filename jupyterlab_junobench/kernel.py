@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from . import container
 from .forkserver import provisioner_metadata
 from .launcher import with_launcher
-from .pins import Pin, drift, drift_line, load_pins, pins_for, probe_code, requirements
+from .pins import Pin, drift, drift_line, load_pins, pins_for, probe_code, probe_result, requirements
 
 KERNEL_NAME = "junobench"
 DISPLAY_NAME = "JunoBench (benchmark pins)"
@@ -78,7 +78,7 @@ def python_version(python: str) -> str:
     return out.stdout.strip()
 
 
-def _run(args: Sequence[str], what: str, echo: bool = True) -> list[str]:
+def _run(args: Sequence[str | Path], what: str, echo: bool = True) -> list[str]:
     """Run a command, echoing its output; returns its last lines; raises naming ``what``."""
     print(f"$ {' '.join(str(a) for a in args)}", flush=True)
     tail: deque[str] = deque(maxlen=200)
@@ -205,7 +205,7 @@ def probe(py: Path, pins: list[Pin]) -> dict[str, Any]:
     out = subprocess.run([str(py), "-c", probe_code(pins)], capture_output=True, text=True)
     if out.returncode != 0:
         raise KernelEnvError(f"{py} could not report its versions: {out.stderr.strip()}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return probe_result(out.stdout)
 
 
 def differences(found: dict[str, Any], pins: list[Pin]) -> list[str]:
@@ -321,7 +321,7 @@ def parser() -> argparse.ArgumentParser:
     inst.add_argument(
         "--container",
         nargs="?",
-        const="junobench:latest",
+        const=container.DEFAULT_IMAGE,
         default=None,
         metavar="IMAGE",
         help="register a kernel inside the JunoBench image instead (default image: junobench:latest, made by "

@@ -76,6 +76,12 @@ def probe_code(pins: list[Pin]) -> str:
     )
 
 
+def probe_result(stdout: str) -> dict[str, Any]:
+    """What :func:`probe_code` printed (its last line): ``{python, prefix, versions}``."""
+    found: dict[str, Any] = json.loads(stdout.strip().splitlines()[-1])
+    return found
+
+
 def installed_version(versions: dict[str, str | None], pin: Pin) -> str | None:
     """The first installed version among a pin's distributions, or None."""
     return next((versions.get(d) for d in pin.distributions if versions.get(d)), None)

@@ -237,7 +237,7 @@ corpora() {
   # The real cases' repairs run in the server's python3, forked as the pinned kernel's
   # (.forked-kernel: python -m jupyterlab_junobench.forkserver python3).
   step "pinned kernel for the corpora (kernel install --minimal)" bash -c 'rm -rf .pinned-kernel .forked-kernel && python -m jupyterlab_junobench.kernel install --minimal --prefix "$JUNOBENCH_TEST_VENV" --kernel-prefix "$PWD/.pinned-kernel" && python -m jupyterlab_junobench.forkserver python3 "$PWD/.forked-kernel"'
-  step "lint (stylelint, prettier, eslint, tsc, ruff)" nice -n 10 bash -c 'jlpm lint:check && python -m ruff check jupyterlab_junobench scripts tests docs/conf.py docs/_ext'
+  step "lint (stylelint, prettier, eslint, tsc, ruff, mypy)" nice -n 10 bash -c 'jlpm lint:check && python -m ruff check jupyterlab_junobench scripts tests docs/conf.py docs/_ext && python -m mypy jupyterlab_junobench'
   local pinned=()
   [ -f .pinned-kernel/share/jupyter/kernels/junobench/kernel.json ] && pinned=(--kernel junobench)
   # At a lower priority: they take the CPU the other steps leave, and finish alone on both cores.

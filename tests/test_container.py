@@ -179,6 +179,22 @@ def test_the_build_key_changes_with_each_input() -> None:
     assert base != build_key("FROM x", ["a==1"], "sha256:1", ["/wheels"])
 
 
+def test_the_provisioner_info_names_the_container_so_a_restarted_server_finds_it() -> None:
+    from jupyter_client.kernelspec import KernelSpec
+
+    def provisioner() -> container.ContainerProvisioner:
+        spec = KernelSpec(argv=["python"], display_name="JunoBench (container)")
+        return container.ContainerProvisioner(kernel_id="0123456789", kernel_spec=spec, parent=None)
+
+    before = provisioner()
+    before.container_name = "junobench-01234567-abcdef"
+    info = asyncio.run(before.get_provisioner_info())
+    assert info["container_name"] == "junobench-01234567-abcdef" and info["kernel_id"] == "0123456789"
+    after = provisioner()
+    asyncio.run(after.load_provisioner_info(info))
+    assert after.container_name == "junobench-01234567-abcdef"
+
+
 # ---------------------------------------------------------------------------
 # Real containers
 

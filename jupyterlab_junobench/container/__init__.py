@@ -25,6 +25,7 @@ these modules imports :mod:`jupyterlab_junobench.kernel` (``pins.py`` holds what
 
 from __future__ import annotations
 
+from ..pins import load_pins
 from .cli import main, parser
 from .engine import (
     ENGINE_ENV_KEYS,
@@ -55,7 +56,6 @@ from .image import (
     containerfile_text,
     debian_base,
     image_requirements,
-    load_pins,
     probe_image,
 )
 from .kernelspec import DISPLAY_NAME, KERNEL_NAME, PROVISIONER_NAME, install_kernelspec, kernelspec

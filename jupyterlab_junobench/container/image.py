@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import shutil
 import subprocess
 import tempfile
@@ -14,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..pins import drift, drift_line, load_pins, pins_for, probe_code, requirements
+from ..pins import drift, drift_line, load_pins, pins_for, probe_code, probe_result, requirements
 from .engine import ContainerError, Engine, short_id
 
 # The image's repository name and the tag `build` moves to the newest build.
@@ -119,7 +118,7 @@ def probe_image(engine: Engine, image: str) -> dict[str, Any]:
     """Python version and installed versions of the pinned distributions inside the image."""
     code = probe_code(pins_for(load_pins(), minimal=False))
     out = engine.run(["run", "--rm", "--network", "none", image, IMAGE_PYTHON, "-c", code], timeout=300)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return probe_result(out.stdout)
 
 
 def benchmark_differences(found: dict[str, Any], base: str, pins: dict[str, Any]) -> list[str]:

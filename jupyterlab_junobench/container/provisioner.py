@@ -10,19 +10,16 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from jupyter_client.provisioning.local_provisioner import LocalProvisioner
+from traitlets import Dict, Unicode
+
 from .engine import Engine, short_id
 from .image import DEFAULT_IMAGE
 from .mounts import mount_args, mounts_for, session_case_folder
 from .sweep import LABEL_KERNEL, LABEL_OWNER, owner_label, sweep_orphans
 
-try:
-    from jupyter_client.provisioning import LocalProvisioner
-    from traitlets import Dict, Unicode
-except ImportError:  # pragma: no cover - jupyter_client comes with the server
-    LocalProvisioner = object  # type: ignore[assignment,misc]
 
-
-class ContainerProvisioner(LocalProvisioner):  # type: ignore[misc,valid-type]
+class ContainerProvisioner(LocalProvisioner):
     """Runs a kernel inside a container image, leaving no container behind.
 
     The kernelspec's ``argv`` is the command inside the image. The engine's
@@ -66,6 +63,8 @@ class ContainerProvisioner(LocalProvisioner):  # type: ignore[misc,valid-type]
                 "(build it: python -m jupyterlab_junobench.container build)"
             )
         self.container_name = f"junobench-{self.kernel_id[:8]}-{uuid.uuid4().hex[:6]}"
+        if self.parent is None:  # jupyter_client's KernelManager always makes its provisioner with itself as parent
+            raise RuntimeError(f"{self.kernel_spec.display_name}: a provisioner needs its kernel manager")
         conn = str(Path(self.parent.connection_file).resolve())
         run = [
             engine.command,
@@ -124,9 +123,9 @@ class ContainerProvisioner(LocalProvisioner):  # type: ignore[misc,valid-type]
         self.container_name = None
         await super().cleanup(restart)
 
-    def get_provisioner_info(self) -> dict[str, Any]:
+    async def get_provisioner_info(self) -> dict[str, Any]:
         """What a restart of the server needs to find this kernel's container again."""
-        info = super().get_provisioner_info()
+        info = await super().get_provisioner_info()
         info["container_name"] = self.container_name
         return info
 

@@ -170,8 +170,12 @@ async def _until_stopped(work: Awaitable[None], room: Room) -> None:
         await room.shutdown()
         os._exit(0)
 
+    def on_signal() -> None:
+        if not stopping:
+            stopping.append(loop.create_task(stop()))
+
     for sig in (signal.SIGTERM, signal.SIGHUP):
-        loop.add_signal_handler(sig, lambda: stopping or stopping.append(loop.create_task(stop())))
+        loop.add_signal_handler(sig, on_signal)
     try:
         await work
     finally:
