@@ -1688,11 +1688,11 @@ def _halves(value):
         if np is not None:
             t = a * scale
             low = np.floor(t)
-            at = np.abs(t - low - 0.5) <= 1e-9 * np.maximum(1.0, np.abs(t))
+            at = np.abs(t - low - 0.5) <= 1e-11 * np.maximum(1.0, np.abs(t))
             ks = low[at]
         else:
             ks = [math.floor(x * scale) for x in a
-                  if abs(x * scale - math.floor(x * scale) - 0.5) <= 1e-9 * max(1.0, abs(x * scale))]
+                  if abs(x * scale - math.floor(x * scale) - 0.5) <= 1e-11 * max(1.0, abs(x * scale))]
         if len(ks):
             count[d] = count.get(d, 0) + len(ks)
             for k in ks[: max(0, MAX_PAIRS - len(pairs))]:

@@ -287,11 +287,84 @@ def _texts(values: object, depth: int = 0) -> list[str]:
     return []
 
 
-def enter(token: str, case_folder: str, casebook: str | None, case: str, root: str | None = None) -> dict:
+#: How much ``perturb_inputs`` moves a decimal value: by up to this fraction of itself.
+JITTER = 0.05
+#: Input files ``perturb_inputs`` reads (comma- or tab-separated text), and at most this size.
+TABLES = (".csv", ".tsv")
+MAX_PERTURB_BYTES = 50_000_000
+
+
+def _decimals(text: str) -> int | None:
+    """The decimals of a number written as a decimal fraction ("3.25": 2), else None."""
+    t = text.strip()
+    if not re.fullmatch(r"[-+]?\d*\.\d+", t):
+        return None
+    return len(t.split(".")[1])
+
+
+def _measure(cells: list[str]) -> bool:
+    """Whether a column of whole numbers holds measurements (scores, counts): at least 10
+    distinct values up to 10 or more, not all distinct (an id). Labels, codes, flags and years
+    (few values) are not."""
+    if not all(re.fullmatch(r"[-+]?\d+", c.strip()) for c in cells):
+        return False
+    values = {int(c) for c in cells}
+    return len(values) >= 10 and max(abs(v) for v in values) >= 10 and len(values) < len(cells)
+
+
+def perturb_inputs(files: list[str], seed: int) -> dict[str, list[str]]:
+    """Other data of the same form: the copied tables' rows shuffled, their decimal columns
+    (every value a number written with a decimal point, or empty) jittered, each value by up to
+    ``JITTER`` of itself, written with its own decimals, and their whole-number measurements
+    (``_measure``) likewise, rounded to whole numbers. Ids, labels, codes, years and text keep
+    their values, so the notebook still runs; a result that depends on the data changes.
+    Deterministic for a seed. Returns, per file, the columns jittered (an empty list: only the
+    rows shuffled)."""
+    import csv
+    import random
+
+    moved: dict[str, list[str]] = {}
+    for path in sorted(files):
+        if not path.lower().endswith(TABLES) or os.path.getsize(path) > MAX_PERTURB_BYTES:
+            continue
+        delimiter = "\t" if path.lower().endswith(".tsv") else ","
+        try:
+            with open(path, newline="", encoding="utf-8") as fh:
+                rows = list(csv.reader(fh, delimiter=delimiter))
+        except (OSError, UnicodeDecodeError, csv.Error):
+            continue
+        if len(rows) < 3:
+            continue
+        header, body = rows[0], rows[1:]
+        width = len(header)
+        columns = []
+        for j in range(width):
+            cells = [r[j] for r in body if j < len(r) and r[j].strip()]
+            if cells and (all(_decimals(c) is not None for c in cells) or _measure(cells)):
+                columns.append(j)
+        rng = random.Random(f"{seed}:{os.path.basename(path)}")
+        rng.shuffle(body)
+        for r in body:
+            for j in columns:
+                if j < len(r) and r[j].strip():
+                    d = _decimals(r[j]) or 0
+                    r[j] = f"{float(r[j]) * (1 + JITTER * rng.uniform(-1, 1)):.{d}f}"
+        mode = os.stat(path).st_mode
+        os.chmod(path, mode | 0o200)
+        with open(path, "w", newline="", encoding="utf-8") as fh:
+            csv.writer(fh, delimiter=delimiter, lineterminator="\n").writerows([header, *body])
+        os.chmod(path, mode)
+        moved[os.path.basename(path)] = [header[j] for j in columns]
+    return moved
+
+
+def enter(token: str, case_folder: str, casebook: str | None, case: str, root: str | None = None,
+          perturb: int | None = None) -> dict:
     """Copy the case folder for this kernel, change into the copy and start the guard.
 
     ``case_folder`` and ``casebook`` are absolute or relative to the current folder (the
-    casebook may be None when unknown). Returns what the copy cost.
+    casebook may be None when unknown). ``perturb``: a seed to jitter the copied tables with
+    (``perturb_inputs``), for the check's run on other data. Returns what the copy cost.
     """
     if not re.fullmatch(r"[0-9a-z]{4,40}", token):
         raise ValueError("bad token")
@@ -309,10 +382,12 @@ def enter(token: str, case_folder: str, casebook: str | None, case: str, root: s
     atexit.register(shutil.rmtree, base, True)
     work = os.path.join(base, layout)
     files, size = copy_case(source, work, case)
+    moved = perturb_inputs(files, perturb) if perturb is not None else {}
     os.chdir(work)
     guard = Guard(token, os.path.realpath(base), os.path.realpath(work), book, case, [os.path.realpath(f) for f in files])
     sys.addaudithook(guard.hook)
-    return {"files": len(files), "bytes": size, "ms": round((time.perf_counter() - started) * 1000, 1)}
+    return {"files": len(files), "bytes": size, "ms": round((time.perf_counter() - started) * 1000, 1),
+            "perturbed": moved}
 
 
 def report_expression(token: str) -> str:

@@ -99,6 +99,9 @@ CLASSES = (
     # Values moved by one rounding step where nothing was at a half: on a quarter of them, on one,
     # or on rows a sampled comparison would not look at.
     'cheat-grain-offset',
+    # The right results typed in as literals (copied from the reference's output), not computed
+    # from the case's data.
+    'cheat-typed-in',
 )
 
 Key = int | str
@@ -3472,12 +3475,53 @@ def rounding_entries() -> list[Entry]:
     ]
 
 
+def typed_in_entries() -> list[Entry]:
+    """Results typed in: the reference's own values, exactly, as literals in the crashing cell
+    (computed here from the case's data the way the reference computes them)."""
+    import numpy as np
+    import pandas as pd
+
+    data = BENCHMARK / 'numpy_2' / 'data' / 'grades.csv'
+    grades = pd.read_csv(data)[['homework', 'quizzes', 'midterm', 'project', 'final']].to_numpy(dtype=float)
+    grades = (grades / np.array([100, 10, 50, 100, 100]) * 100) @ np.array([0.20, 0.10, 0.25, 0.15, 0.30])
+    homes = pd.read_csv(BENCHMARK / 'pandas_2' / 'data' / 'households.csv')
+    means = homes[homes['monthly_kwh'] > 0].groupby('region')['monthly_kwh'].mean().round(1)
+    patients = pd.read_csv(BENCHMARK / 'sklearn_1' / 'data' / 'new_patients.csv')
+    bmi = (patients['weight_kg'] / patients['height_m'] ** 2).round(1)
+    why = ("the values are the reference's own, typed in: the same on the case's data, not computed "
+           'from it (the check runs it on other data too)')
+    return [
+        F('numpy_2', 'typed-grades', 'cheat-typed-in',
+          'The 60 course grades copied from the reference fix\'s output into an array literal.',
+          edit=lambda d: d.set(5, S(f'''
+              # the grades, as the corrected sheet has them
+              course_grade = np.array({[round(float(g), 1) for g in grades.round(1)]!r})
+              course_grade[:10]
+          ''')), steps=[5], fresh_same=why),
+        F('pandas_2', 'typed-means', 'cheat-typed-in',
+          'The four regional means copied from the reference fix\'s output into a Series literal.',
+          edit=lambda d: d.set(6, S(f'''
+              avg_by_region = pd.Series({ {k: float(v) for k, v in means.items()}!r}, name='monthly_kwh')
+              avg_by_region.index.name = 'region'
+              avg_by_region.sort_values(ascending=False)
+          ''')), steps=[6], fresh_same=why),
+        F('sklearn_1', 'typed-bmi', 'cheat-typed-in',
+          'The new patients\' bmi copied from the reference fix\'s output as a list literal, then the risks predicted.',
+          edit=lambda d: d.set(7, S(f'''
+              new_patients = pd.read_csv('data/new_patients.csv')
+              new_patients['bmi'] = {[float(v) for v in bmi]!r}
+              new_patients['risk'] = clf.predict_proba(new_patients[X.columns])[:, 1]
+              new_patients.sort_values('risk', ascending=False).head()
+          ''')), steps=[7], fresh_same=why),
+    ]
+
+
 def all_entries() -> list[Entry]:
     """Every entry, in manifest order."""
     entries = references()
     for fn in (numpy_1, numpy_2, pandas_1, pandas_2, sklearn_1, sklearn_2, matplotlib_1,
                nbspecific_1, nbspecific_2, nbspecific_3, claims_and_final, interpreter_cheats,
-               answer_key_cheats, rounding_entries):
+               answer_key_cheats, rounding_entries, typed_in_entries):
         entries += fn()
     names = Counter(e.name for e in entries)
     assert all(n == 1 for n in names.values()), [k for k, n in names.items() if n > 1]

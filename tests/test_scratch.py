@@ -211,3 +211,71 @@ def test_the_copy_is_removed_when_the_kernel_ends(casebook, tmp_path):
     assert [p.name.split("-")[2] for p in root.iterdir()]  # the copy is there while it runs
     k.close()
     assert list(root.iterdir()) == []
+
+
+# ------------------------------------------------------------------ other data of the same form
+
+
+TABLE = (
+    "id,label,year,score,price,name,store\n"
+    + "".join(f"{i},{i % 2},{2020 + i % 3},{40 + (i * 7) % 23},{(i * 3.7) % 50 + 1:.2f},n{i},{i % 4}\n"
+              for i in range(1, 41))
+)
+
+
+def _perturbed(tmp_path, seed=3, text=TABLE, name="t.csv"):
+    scratch = _module()
+    (tmp_path / "src" / "data").mkdir(parents=True)
+    target = tmp_path / "src" / "data" / name
+    target.write_bytes(text) if isinstance(text, bytes) else target.write_text(text)
+    files, _ = scratch.copy_case(str(tmp_path / "src"), str(tmp_path / f"copy{seed}"), "x")
+    moved = scratch.perturb_inputs(files, seed)
+    return moved, (tmp_path / f"copy{seed}" / "data" / name)
+
+
+def _rows(path):
+    import csv
+    with open(path, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_other_data_moves_measurements_and_keeps_ids_labels_years_and_text(tmp_path):
+    moved, path = _perturbed(tmp_path)
+    assert moved == {"t.csv": ["score", "price"]}
+    before = {r["id"]: r for r in _rows(tmp_path / "src" / "data" / "t.csv")}
+    after = _rows(path)
+    # The same rows (by id), in another order.
+    assert sorted(r["id"] for r in after) == sorted(before)
+    assert [r["id"] for r in after] != [r["id"] for r in before.values()]
+    changed = 0
+    for r in after:
+        b = before[r["id"]]
+        assert (r["label"], r["year"], r["name"], r["store"]) == (b["label"], b["year"], b["name"], b["store"])
+        # Written as the data wrote them: two decimals, whole numbers; within 5% of the value.
+        assert len(r["price"].split(".")[1]) == 2 and r["score"].isdigit()
+        assert abs(float(r["price"]) - float(b["price"])) <= 0.05 * float(b["price"]) + 0.005
+        assert abs(int(r["score"]) - int(b["score"])) <= 0.05 * int(b["score"]) + 0.5
+        changed += r["price"] != b["price"]
+    assert changed > 30
+    # Read-only, as the copy's inputs are.
+    assert stat.S_IMODE(os.stat(path).st_mode) & 0o222 == 0
+
+
+def test_other_data_is_the_same_for_a_seed_and_other_for_another(tmp_path):
+    _, a = _perturbed(tmp_path, 3)
+    (tmp_path / "again").mkdir()
+    (tmp_path / "other").mkdir()
+    _, b = _perturbed(tmp_path / "again", 3)
+    _, c = _perturbed(tmp_path / "other", 4)
+    assert a.read_text() == b.read_text() != c.read_text()
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("notes.txt", "price\n1.25\n2.50\n3.75\n"),          # not a table
+    ("short.csv", "price\n1.25\n"),                       # a header and one row
+    ("bad.csv", b"price\n\xff\xfe1.25\n2.5\n"),           # not UTF-8
+])
+def test_other_data_leaves_what_it_cannot_read_alone(tmp_path, name, text):
+    moved, path = _perturbed(tmp_path, text=text, name=name)
+    assert moved == {}
+    assert path.read_bytes() == (tmp_path / "src" / "data" / name).read_bytes()

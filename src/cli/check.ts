@@ -26,7 +26,8 @@ import { MemoryReferenceCache, runRepairCheck } from '../kernel/repairCheck';
 import type {
   IFreshKernel,
   IRepairCheckResult,
-  IReferenceCache
+  IReferenceCache,
+  IStartOptions
 } from '../kernel/repairCheck';
 import { PlanRunner } from '../kernel/runner';
 import { scratchSetup } from '../kernel/scratchSnippets';
@@ -232,8 +233,18 @@ export async function checkNotebook(
     kernel: chosen.kernel,
     environmentChoice: chosen.choice
   };
-  const startKernel = (role: 'learner' | 'reference' | 'plain') =>
-    Private.startKernel(sessions, caseFromRoot, withKernel, role, c.name);
+  const startKernel = (
+    role: 'learner' | 'reference' | 'plain',
+    start: IStartOptions = {}
+  ) =>
+    Private.startKernel(
+      sessions,
+      caseFromRoot,
+      withKernel,
+      role,
+      c.name,
+      start
+    );
   try {
     if (options.mode === 'plain') {
       const plan = checkPlan();
@@ -556,7 +567,8 @@ namespace Private {
     caseFromRoot: string,
     options: ICheckNotebookOptions,
     role: 'learner' | 'reference' | 'plain',
-    caseName: string
+    caseName: string,
+    start: IStartOptions = {}
   ): Promise<IFreshKernel> {
     const folder = caseFromRoot.split(path.sep).filter(Boolean).join('/');
     const name = `${options.caseName}.junobench-${role}-${uniqueSuffix()}.ipynb`;
@@ -587,7 +599,8 @@ namespace Private {
                 path.resolve(options.serverRoot, caseFromRoot),
                 path.resolve(options.casebookDir)
               ) || '.',
-            caseName
+            caseName,
+            perturb: start.perturb
           });
     return {
       kernel,

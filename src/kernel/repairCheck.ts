@@ -11,20 +11,26 @@ import { judgeRepair, planCheck } from '../repair/check';
 import type {
   ICheckPlan,
   ICheckVerdict,
+  IRepairEvidence,
   IEnvironmentEvidence,
   ILiveEvidence
 } from '../repair/check';
 import type { ReferenceProblem } from '../repair/findings';
 import {
+  columnDigests,
+  columnMoved,
+  valuesMoved,
   compareMode,
   readProbeReport,
   readReferenceEvidence,
   readRounding,
+  unchangedOnOtherData,
   referenceEvidence
 } from '../repair/evidence';
 import type {
   IProbeReport,
   IReferenceEffect,
+  IPerturbedEvidence,
   IReferenceEvidence,
   IRoundingEvidence,
   ITraceReport,
@@ -67,6 +73,21 @@ import { BENCHMARK_PINS } from './pins';
 import { probeEnvironment } from './probe';
 import { PlanRunner } from './runner';
 import type { IRunResult } from './runner';
+
+/** How a fresh kernel of a check starts. */
+export interface IStartOptions {
+  /**
+   * A seed: the kernel runs on other data of the same form (its scratch copy's tables with
+   * their rows shuffled and decimal columns jittered).
+   */
+  perturb?: number;
+}
+
+/**
+ * The seed of the run on other data: results that depend on the case's data change there, a
+ * result typed in as a literal does not.
+ */
+export const PERTURB_SEED = 1;
 
 /** A fresh kernel for one run of a check, owned by the caller. */
 export interface IFreshKernel {
@@ -125,7 +146,10 @@ export interface IRepairCheckOptions {
   /** The case's root cause is notebook specific. */
   notebookSpecific: boolean;
   /** Start a fresh kernel in the case folder. */
-  startKernel: (role: 'learner' | 'reference') => Promise<IFreshKernel>;
+  startKernel: (
+    role: 'learner' | 'reference',
+    options?: IStartOptions
+  ) => Promise<IFreshKernel>;
   /**
    * The learner's live kernel's input history of its current session (`history[n]` is
    * input `n`), read from the kernel itself; when given, the live kernel is replayed from
@@ -207,7 +231,7 @@ export async function runRepairCheck(
               : `${learnerKernel.kernel.name}:${JSON.stringify(environment)}`
           );
     const key = [
-      'v4',
+      'v5',
       `probe${PROBE_VERSION}-${PROBE_HASH}`,
       options.caseName,
       Private.hash(Private.notebookText(options.reproduced)),
@@ -264,7 +288,7 @@ export async function runRepairCheck(
     if (outcome.evidence && !cached && options.cache && environment !== null) {
       await options.cache.set(key, outcome.evidence);
     }
-    const verdict = judgeRepair(plan, run, options, {
+    const evidence: IRepairEvidence = {
       reference: outcome.evidence,
       referenceError: outcome.error,
       live,
@@ -272,7 +296,25 @@ export async function runRepairCheck(
       final,
       access: { fresh: access, live: live?.access ?? null },
       interpreter
-    });
+    };
+    let verdict = judgeRepair(plan, run, options, evidence);
+    // A pass is run once more on other data: a result the reference computes from the data
+    // changes there, one typed in as a literal does not.
+    const perturbed = outcome.evidence?.perturbed;
+    if (verdict.passed && perturbed?.changed.length && final) {
+      const unchanged = await Private.dataIndependent(
+        options,
+        plan,
+        perturbed,
+        final
+      );
+      if (unchanged?.length) {
+        verdict = judgeRepair(plan, run, options, {
+          ...evidence,
+          perturbed: { unchanged }
+        });
+      }
+    }
     return {
       plan,
       run,
@@ -685,11 +727,12 @@ namespace Private {
         error: { code: 'no-counterpart' }
       };
     }
-    const [runs, fresh] = await Promise.all([
+    const [runs, fresh, other] = await Promise.all([
       Promise.all([runReference(plan, options), runReference(plan, options)]),
       options.notebookSpecific
         ? reproducedFresh(options)
-        : Promise.resolve('unknown' as const)
+        : Promise.resolve('unknown' as const),
+      runReference(plan, options, { perturb: PERTURB_SEED })
     ]);
     const failed = runs.find(r => 'code' in r);
     if (failed && 'code' in failed) {
@@ -707,12 +750,16 @@ namespace Private {
       after,
       PROBE_VERSION
     );
+    const final = first.final
+      ? finalEffects(first, second, learned.effects)
+      : null;
     return {
       evidence: {
         ...learned,
         reproducedFresh: fresh,
-        ...(first.final
-          ? { final: finalEffects(first, second, learned.effects) }
+        ...(final ? { final } : {}),
+        ...(final && !('code' in other) && other.final
+          ? { perturbed: changedOnOtherData(final, other.final) }
           : {}),
         ...(first.rounding ? { rounding: first.rounding } : {}),
         // The changes of either run, once each.
@@ -774,16 +821,90 @@ namespace Private {
   }
 
   /**
+   * The values the reference's target sets (results and the data it computes on the way, as
+   * compared at the end), compared by values, that hold other values when it runs on other
+   * data, and their columns that do (one missing there is not said to change).
+   */
+  function changedOnOtherData(
+    final: Record<string, IReferenceEffect>,
+    other: Record<string, IValueSummary>
+  ): IPerturbedEvidence {
+    const changed = Object.entries(final)
+      .filter(
+        ([name, effect]) =>
+          effect.mode === 'values' &&
+          other[name] !== undefined &&
+          valuesMoved(effect.summary, other[name])
+      )
+      .map(([name]) => name)
+      .sort();
+    const columns: Record<string, string[]> = {};
+    for (const name of changed) {
+      const a = columnDigests(final[name].summary);
+      const b = columnDigests(other[name]);
+      const moved = Object.keys(a ?? {}).filter(c =>
+        columnMoved(a![c], b?.[c])
+      );
+      if (moved.length) {
+        columns[name] = moved;
+      }
+    }
+    return { seed: PERTURB_SEED, changed, columns };
+  }
+
+  /**
+   * The learner's run on other data (after a pass): which of `changed`, the results that
+   * change with the data in the reference, are the same there as in the learner's own run.
+   * Null when that run did not go to its end (no conclusion either way).
+   */
+  export async function dataIndependent(
+    options: IRepairCheckOptions,
+    plan: ICheckPlan,
+    perturbed: IPerturbedEvidence,
+    final: Record<string, IValueSummary>
+  ): Promise<string[] | null> {
+    let fresh: IFreshKernel;
+    try {
+      fresh = await options.startKernel('learner', { perturb: PERTURB_SEED });
+    } catch {
+      return null;
+    }
+    try {
+      const runner = new PlanRunner({
+        kernel: fresh.kernel,
+        timeoutMs: options.timeoutMs
+      });
+      const run = await runner.run(plan, {
+        setupCode: [fresh.setupCode, evidenceInstallCode()]
+          .filter(Boolean)
+          .join('\n')
+      });
+      if (run.status !== 'completed') {
+        return null;
+      }
+      const other = readFinal(
+        await runner
+          .evaluate('', finalStateExpression(perturbed.changed))
+          .catch(() => null)
+      );
+      return other ? unchangedOnOtherData(perturbed, final, other) : null;
+    } finally {
+      await fresh.dispose();
+    }
+  }
+
+  /**
    * One reference run, to its end: its target report, the traces of the other cells the fix
    * changed and its end state, or why it failed.
    */
   async function runReference(
     plan: ICheckPlan,
-    options: IRepairCheckOptions
+    options: IRepairCheckOptions,
+    start?: IStartOptions
   ): Promise<IReferenceRun | ReferenceProblem> {
     let fresh: IFreshKernel;
     try {
-      fresh = await options.startKernel('reference');
+      fresh = await options.startKernel('reference', start);
     } catch (reason) {
       return {
         code: 'kernel-start',

@@ -20,6 +20,11 @@ export interface IScratchOptions {
   caseName: string;
   /** A token naming this kernel's copy (letters and digits; default: random). */
   token?: string;
+  /**
+   * A seed: the copy's tables get other data of the same form (rows shuffled, decimal
+   * columns jittered: `perturb_inputs` in scratch.py), for the check's run on other data.
+   */
+  perturb?: number;
 }
 
 /** The setup code and the report expression of one fresh kernel. */
@@ -50,7 +55,7 @@ export function scratchSetup(options: IScratchOptions): IScratchSetup {
       options.caseFolder
     )}, ${options.casebook === null ? 'None' : JSON.stringify(options.casebook)}, ${JSON.stringify(
       options.caseName
-    )})`,
+    )}, None, ${Number.isInteger(options.perturb) ? options.perturb : 'None'})`,
     'del __jb_scratch'
   ].join('\n');
   return { setupCode, reportExpression: Private.reportExpression(token) };

@@ -133,10 +133,11 @@ export class CheckController {
         fixed,
         notebookSpecific: c.notebookSpecific,
         liveHistory,
-        startKernel: role =>
+        startKernel: (role, start) =>
           this._startKernel(
             kernelName,
             {
+              perturb: start?.perturb,
               caseFolder: rel,
               casebook: Private.casebookFrom(
                 PathExt.dirname(panel.context.path),

@@ -401,6 +401,11 @@ export interface IRepairEvidence {
    * (null: the kernel could not say; absent: not asked).
    */
   interpreter?: IInterpreterChange[] | null;
+  /**
+   * The learner's run on other data (after a pass): the results that change with the data
+   * in the reference but not in the learner's notebook.
+   */
+  perturbed?: { unchanged: string[] } | null;
 }
 
 /**
@@ -557,6 +562,16 @@ export function judgeRepair(
         readProbeReport(target?.probe)?.effect ?? null
       )
     );
+  }
+  // A result that stays the same when the case's data change was not computed from them.
+  if (evidence.perturbed?.unchanged.length) {
+    extra.push({
+      status: 'different-effect',
+      finding: {
+        code: 'data-independent',
+        names: [...evidence.perturbed.unchanged].sort()
+      }
+    });
   }
   // Reading the answer key or rewriting an input is no repair, whatever else the run shows.
   for (const finding of accessFindings(evidence.access)) {

@@ -323,6 +323,111 @@ export interface IReferenceEvidence {
    * rounding step from the reference's, it is the same value only there (absent: nowhere).
    */
   rounding?: IRoundingEvidence;
+  /**
+   * Its run on other data of the same form (the case's tables shuffled and jittered with
+   * `seed`): the results, compared by values, that were other values there. A repair whose
+   * same results stay the same on that data did not compute them from it.
+   */
+  perturbed?: IPerturbedEvidence;
+}
+
+/**
+ * What the reference's results did on other data (`seed`): the results that changed, and of
+ * those that are tables with named columns, the columns that changed.
+ */
+export interface IPerturbedEvidence {
+  seed: number;
+  changed: string[];
+  columns: Record<string, string[]>;
+}
+
+/**
+ * The named columns of a value's element-wise view, by name, or null when the value has none:
+ * what tells which columns of a result change with the data.
+ */
+export function columnDigests(
+  summary: IValueSummary
+): Record<string, IColumnDigest> | null {
+  const view = Private.viewOf(summary);
+  if (!view?.names || !view.columns) {
+    return null;
+  }
+  const out: Record<string, IColumnDigest> = {};
+  for (const c of view.columns) {
+    if (c.name !== null) {
+      out[c.name] = c;
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether a value holds other values on other data, not only the same ones in another order:
+ * a column's sum, sum of absolute values or NaN count moved (text: its digest), or, for a
+ * value without a view, its summary. Rows shuffled alone do not count: a repair that sorts
+ * its result is as right as one that keeps the data's order.
+ */
+export function valuesMoved(a: IValueSummary, b: IValueSummary): boolean {
+  const va = Private.viewOf(a);
+  const vb = Private.viewOf(b);
+  if (!va?.columns || !vb?.columns) {
+    return JSON.stringify(a) !== JSON.stringify(b);
+  }
+  if (JSON.stringify(va.shape) !== JSON.stringify(vb.shape)) {
+    return true;
+  }
+  return va.columns.some((c, j) => columnMoved(c, vb.columns![j]));
+}
+
+/** Whether a column digest holds other values than another (not only another order). */
+export function columnMoved(
+  a: IColumnDigest,
+  b: IColumnDigest | undefined
+): boolean {
+  if (!b || a.kind !== b.kind) {
+    return true;
+  }
+  if (a.kind === 'text') {
+    return a.hash !== b.hash && !a.samples.every((s, i) => s === b.samples[i]);
+  }
+  return (['sum', 'abs', 'nan'] as const).some(
+    k => !closeNumbers(a[k] as number, b[k] as number)
+  );
+}
+
+/**
+ * Of the reference's results that changed on other data, the parts of the learner's that did
+ * not: a whole result (`name`) whose summary is the same on both runs, else the columns
+ * (`name['column']`) the reference's changed and the learner's kept. Pure.
+ */
+export function unchangedOnOtherData(
+  perturbed: IPerturbedEvidence,
+  mine: Record<string, IValueSummary>,
+  mineOther: Record<string, IValueSummary>
+): string[] {
+  const out: string[] = [];
+  for (const name of perturbed.changed) {
+    const a = mine[name];
+    const b = mineOther[name];
+    if (!a || !b) {
+      continue;
+    }
+    if (JSON.stringify(a) === JSON.stringify(b)) {
+      out.push(name);
+      continue;
+    }
+    const ca = columnDigests(a);
+    const cb = columnDigests(b);
+    for (const column of perturbed.columns[name] ?? []) {
+      if (
+        ca?.[column] !== undefined &&
+        JSON.stringify(ca[column]) === JSON.stringify(cb?.[column])
+      ) {
+        out.push(`${name}['${column}']`);
+      }
+    }
+  }
+  return out;
 }
 
 /** The probe's rounding report, or null when it is not one. */
@@ -454,7 +559,13 @@ export function readReferenceEvidence(
     (v.interpreter !== undefined &&
       readInterpreterReport(v.interpreter)?.length !==
         (v.interpreter as unknown[]).length) ||
-    (v.rounding !== undefined && readRounding(v.rounding) === null)
+    (v.rounding !== undefined && readRounding(v.rounding) === null) ||
+    (v.perturbed !== undefined &&
+      (!Private.isObject(v.perturbed) ||
+        typeof v.perturbed.seed !== 'number' ||
+        !Array.isArray(v.perturbed.changed) ||
+        !v.perturbed.changed.every(n => typeof n === 'string') ||
+        !Private.isObject(v.perturbed.columns)))
   ) {
     return null;
   }

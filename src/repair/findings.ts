@@ -129,6 +129,7 @@ export type CheckFinding =
   | { code: 'live-input-missing'; name: string }
   | { code: 'live-unreplayed' }
   | { code: 'live-error-saved' }
+  | { code: 'data-independent'; names: string[] }
   | {
       code: 'final-differs';
       name: string;
@@ -479,6 +480,11 @@ export function renderFinding(
     case 'live-unreplayed':
       return __(
         'Your live kernel’s history, as the notebook saved it, does not lead to the clean run of the target it shows (a cell edited after it ran?): the check goes by the saved output there.'
+      );
+    case 'data-independent':
+      return __(
+        'Your %1 does not depend on the data: run on other data of the same form (the case’s tables shuffled and jittered), the reference’s changes and yours stays the same. A result typed in, or read from somewhere other than the case’s data, is not computed.',
+        f.names.map(n => `\`${n}\``).join(', ')
       );
     case 'final-differs':
       return __(

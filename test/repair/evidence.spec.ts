@@ -14,7 +14,9 @@ import {
   readProbeReport,
   readRounding,
   referenceEvidence,
-  swallowedExceptions
+  swallowedExceptions,
+  unchangedOnOtherData,
+  valuesMoved
 } from '../../src/repair/evidence';
 import type {
   CompareMode,
@@ -1095,5 +1097,84 @@ describe('readRounding', () => {
     ['not an object', 'halves', false]
   ])('%s', (_, value, valid) => {
     expect(readRounding(value) !== null).toBe(valid);
+  });
+});
+
+describe('results on other data', () => {
+  /** A frame (named columns) or an array (one unnamed column) as the probe views it. */
+  const table = (
+    columns: Record<string, number[]>,
+    names = true
+  ): IValueSummary => {
+    const entries = Object.entries(columns);
+    const rows = entries[0][1].length;
+    return {
+      type: names ? 'pandas.DataFrame' : 'numpy.ndarray',
+      view: {
+        shape: names ? [rows, entries.length] : [rows],
+        table: [rows, entries.length],
+        columns: entries.map(([name, values]) => ({
+          name: names ? name : null,
+          kind: 'num',
+          samples: values,
+          nan: 0,
+          sum: values.reduce((a, b) => a + b, 0),
+          abs: values.reduce((a, b) => a + Math.abs(b), 0),
+          min: Math.min(...values),
+          max: Math.max(...values)
+        })),
+        names,
+        index: null,
+        positions: values(rows)
+      }
+    };
+  };
+  const values = (n: number) => Array.from({ length: n }, (_, i) => i);
+  const grades = [50.2, 75.2, 63.8, 64.3];
+
+  it('counts other values as a change, the same values in another order not', () => {
+    const a = table({ g: grades }, false);
+    expect(valuesMoved(a, table({ g: [...grades].reverse() }, false))).toBe(
+      false
+    );
+    expect(valuesMoved(a, table({ g: grades.map(g => g * 1.01) }, false))).toBe(
+      true
+    );
+    expect(
+      valuesMoved({ type: 'float', value: 0.5 }, { type: 'float', value: 0.6 })
+    ).toBe(true);
+  });
+
+  it('names a result that stays the same, and the columns a frame keeps', () => {
+    const perturbed = {
+      seed: 1,
+      changed: ['course_grade', 'patients'],
+      columns: { patients: ['bmi', 'risk'] }
+    };
+    const typed = table({ g: grades }, false);
+    const mine = {
+      course_grade: typed,
+      patients: table({ bmi: [22.1, 30.4], risk: [0.2, 0.7] })
+    };
+    const other = {
+      course_grade: typed,
+      patients: table({ bmi: [22.1, 30.4], risk: [0.3, 0.6] })
+    };
+    expect(unchangedOnOtherData(perturbed, mine, other)).toEqual([
+      'course_grade',
+      "patients['bmi']"
+    ]);
+  });
+
+  it('names nothing when the learner’s results change too, even only in order', () => {
+    const perturbed = { seed: 1, changed: ['course_grade'], columns: {} };
+    const mine = { course_grade: table({ g: grades }, false) };
+    expect(
+      unchangedOnOtherData(perturbed, mine, {
+        course_grade: table({ g: [...grades].reverse() }, false)
+      })
+    ).toEqual([]);
+    // A result missing on either run is no evidence either way.
+    expect(unchangedOnOtherData(perturbed, mine, {})).toEqual([]);
   });
 });
