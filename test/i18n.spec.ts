@@ -109,6 +109,10 @@ const FINDINGS: Array<[CheckFinding, string]> = [
     'In your live kernel (replayed as it ran), `M` is not defined when the target cell runs, though a fresh run of your notebook defines it: the state the crash left behind is still there.'
   ],
   [
+    { code: 'data-independent', names: ['GRADE', "P['BMI']"] },
+    "Your `GRADE`, `P['BMI']` does not depend on the data: run on other data of the same form (the case’s tables shuffled and jittered), the reference’s changes and yours stays the same. A result typed in, or read from somewhere other than the case’s data, is not computed."
+  ],
+  [
     { code: 'live-error-saved' },
     'The target cell’s saved output is still the error of its last run in your live kernel, whatever its prompt says: restore a working state there and run it again.'
   ],
@@ -910,6 +914,7 @@ const FINDING_CODES: Codes<CheckFinding> = {
   'live-unreplayed': true,
   'live-error-saved': true,
   'final-differs': true,
+  'data-independent': true,
   restructured: true,
   'reads-answer-key': true,
   'rewrites-input': true,

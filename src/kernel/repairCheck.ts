@@ -256,6 +256,13 @@ export async function runRepairCheck(
       options.notebookSpecific && plan.targetCellIndex !== null
         ? Private.liveReplay(options, plan, want)
         : Promise.resolve(null);
+    // With the reference known, the run on other data starts beside the learner's own (its
+    // answer is used only if the repair passes); else it runs after a pass.
+    const early = cached?.perturbed?.changed.length
+      ? Private.otherDataFinal(options, plan, cached.perturbed.changed).catch(
+          () => null
+        )
+      : null;
     const [run, outcome, live] = await Promise.all([
       runner.run(plan, {
         // The interpreter's baseline is taken after the check's own set-up code.
@@ -302,12 +309,13 @@ export async function runRepairCheck(
     // changes there, one typed in as a literal does not.
     const perturbed = outcome.evidence?.perturbed;
     if (verdict.passed && perturbed?.changed.length && final) {
-      const unchanged = await Private.dataIndependent(
-        options,
-        plan,
-        perturbed,
-        final
-      );
+      const other = await (early ??
+        Private.otherDataFinal(options, plan, perturbed.changed).catch(
+          () => null
+        ));
+      const unchanged = other
+        ? unchangedOnOtherData(perturbed, final, other)
+        : null;
       if (unchanged?.length) {
         verdict = judgeRepair(plan, run, options, {
           ...evidence,
@@ -315,6 +323,8 @@ export async function runRepairCheck(
         });
       }
     }
+    // Never left running past the check (its kernel is shut down when it ends).
+    await early;
     return {
       plan,
       run,
@@ -853,16 +863,14 @@ namespace Private {
   }
 
   /**
-   * The learner's run on other data (after a pass): which of `changed`, the results that
-   * change with the data in the reference, are the same there as in the learner's own run.
-   * Null when that run did not go to its end (no conclusion either way).
+   * The learner's notebook run on other data: the summaries of `names` at the end, or null
+   * when that run did not go to its end (no conclusion either way).
    */
-  export async function dataIndependent(
+  export async function otherDataFinal(
     options: IRepairCheckOptions,
     plan: ICheckPlan,
-    perturbed: IPerturbedEvidence,
-    final: Record<string, IValueSummary>
-  ): Promise<string[] | null> {
+    names: string[]
+  ): Promise<Record<string, IValueSummary> | null> {
     let fresh: IFreshKernel;
     try {
       fresh = await options.startKernel('learner', { perturb: PERTURB_SEED });
@@ -882,12 +890,9 @@ namespace Private {
       if (run.status !== 'completed') {
         return null;
       }
-      const other = readFinal(
-        await runner
-          .evaluate('', finalStateExpression(perturbed.changed))
-          .catch(() => null)
+      return readFinal(
+        await runner.evaluate('', finalStateExpression(names)).catch(() => null)
       );
-      return other ? unchangedOnOtherData(perturbed, final, other) : null;
     } finally {
       await fresh.dispose();
     }
