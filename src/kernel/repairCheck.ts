@@ -646,48 +646,42 @@ namespace Private {
       return { run: null, learnerRanTarget: false, source };
     }
     const probed = steps.length - 1;
-    let fresh: IFreshKernel;
-    try {
-      fresh = await options.startKernel('learner');
-    } catch {
-      return null;
-    }
-    try {
-      const runner = new PlanRunner({
-        kernel: fresh.kernel,
-        timeoutMs: options.timeoutMs
-      });
-      const run = await runner.run(
-        { kind: 'recorded', steps, target: plan.target },
-        {
-          setupCode: [fresh.setupCode, evidenceInstallCode()]
-            .filter(Boolean)
-            .join('\n'),
-          continueOnErrorBefore: steps.length,
-          instrument: (index, step) =>
-            index === probed
-              ? {
-                  before: evidenceStartCode(step.source, {
-                    trace: true,
-                    snapshot: true,
-                    cell: index,
-                    want
-                  }),
-                  after: EVIDENCE_STOP_CODE,
-                  collect: EVIDENCE_REPORT_EXPRESSION
-                }
-              : null
-        }
-      );
-      return {
-        run,
-        learnerRanTarget: true,
-        source,
-        access: await access(runner, fresh)
-      };
-    } finally {
-      await fresh.dispose();
-    }
+    return withFreshKernel(
+      options,
+      'learner',
+      {},
+      null,
+      async (runner, fresh) => {
+        const run = await runner.run(
+          { kind: 'recorded', steps, target: plan.target },
+          {
+            setupCode: [fresh.setupCode, evidenceInstallCode()]
+              .filter(Boolean)
+              .join('\n'),
+            continueOnErrorBefore: steps.length,
+            instrument: (index, step) =>
+              index === probed
+                ? {
+                    before: evidenceStartCode(step.source, {
+                      trace: true,
+                      snapshot: true,
+                      cell: index,
+                      want
+                    }),
+                    after: EVIDENCE_STOP_CODE,
+                    collect: EVIDENCE_REPORT_EXPRESSION
+                  }
+                : null
+          }
+        );
+        return {
+          run,
+          learnerRanTarget: true,
+          source,
+          access: await access(runner, fresh)
+        };
+      }
+    );
   }
 
   /**
@@ -697,24 +691,48 @@ namespace Private {
   async function reproducedFresh(
     options: IRepairCheckOptions
   ): Promise<'clean' | 'crashes' | 'unknown'> {
+    return withFreshKernel(
+      options,
+      'reference',
+      {},
+      'unknown' as const,
+      async (runner, fresh) => {
+        const run = await runner.run(topToBottomPlan(options.reproduced), {
+          setupCode: fresh.setupCode || undefined
+        });
+        return run.status === 'completed'
+          ? 'clean'
+          : run.status === 'crashed'
+            ? 'crashes'
+            : 'unknown';
+      }
+    );
+  }
+
+  /**
+   * Run `body` with a fresh kernel of a check and a runner on it, the kernel shut down after;
+   * `failed` when no kernel starts (a function: from why).
+   */
+  async function withFreshKernel<T>(
+    options: IRepairCheckOptions,
+    role: 'learner' | 'reference',
+    start: IStartOptions,
+    failed: T | ((reason: unknown) => T),
+    body: (runner: PlanRunner, fresh: IFreshKernel) => Promise<T>
+  ): Promise<T> {
     let fresh: IFreshKernel;
     try {
-      fresh = await options.startKernel('reference');
-    } catch {
-      return 'unknown';
+      fresh = await options.startKernel(role, start);
+    } catch (reason) {
+      return typeof failed === 'function'
+        ? (failed as (reason: unknown) => T)(reason)
+        : failed;
     }
     try {
-      const run = await new PlanRunner({
-        kernel: fresh.kernel,
-        timeoutMs: options.timeoutMs
-      }).run(topToBottomPlan(options.reproduced), {
-        setupCode: fresh.setupCode || undefined
-      });
-      return run.status === 'completed'
-        ? 'clean'
-        : run.status === 'crashed'
-          ? 'crashes'
-          : 'unknown';
+      return await body(
+        new PlanRunner({ kernel: fresh.kernel, timeoutMs: options.timeoutMs }),
+        fresh
+      );
     } finally {
       await fresh.dispose();
     }
@@ -871,31 +889,28 @@ namespace Private {
     plan: ICheckPlan,
     names: string[]
   ): Promise<Record<string, IValueSummary> | null> {
-    let fresh: IFreshKernel;
-    try {
-      fresh = await options.startKernel('learner', { perturb: PERTURB_SEED });
-    } catch {
-      return null;
-    }
-    try {
-      const runner = new PlanRunner({
-        kernel: fresh.kernel,
-        timeoutMs: options.timeoutMs
-      });
-      const run = await runner.run(plan, {
-        setupCode: [fresh.setupCode, evidenceInstallCode()]
-          .filter(Boolean)
-          .join('\n')
-      });
-      if (run.status !== 'completed') {
-        return null;
+    const start = { perturb: PERTURB_SEED };
+    return withFreshKernel(
+      options,
+      'learner',
+      start,
+      null,
+      async (runner, fresh) => {
+        const run = await runner.run(plan, {
+          setupCode: [fresh.setupCode, evidenceInstallCode()]
+            .filter(Boolean)
+            .join('\n')
+        });
+        if (run.status !== 'completed') {
+          return null;
+        }
+        return readFinal(
+          await runner
+            .evaluate('', finalStateExpression(names))
+            .catch(() => null)
+        );
       }
-      return readFinal(
-        await runner.evaluate('', finalStateExpression(names)).catch(() => null)
-      );
-    } finally {
-      await fresh.dispose();
-    }
+    );
   }
 
   /**
@@ -905,70 +920,65 @@ namespace Private {
   async function runReference(
     plan: ICheckPlan,
     options: IRepairCheckOptions,
-    start?: IStartOptions
+    start: IStartOptions = {}
   ): Promise<IReferenceRun | ReferenceProblem> {
-    let fresh: IFreshKernel;
-    try {
-      fresh = await options.startKernel('reference', start);
-    } catch (reason) {
-      return {
-        code: 'kernel-start',
-        reason: (reason as Error).message ?? String(reason)
-      };
-    }
-    try {
-      const runner = new PlanRunner({
-        kernel: fresh.kernel,
-        timeoutMs: options.timeoutMs
-      });
-      const run = await runner.run(referencePlan(options.fixed, plan), {
-        setupCode: [
-          fresh.setupCode,
-          evidenceInstallCode(),
-          EVIDENCE_BASELINE_CODE,
-          EVIDENCE_ROUNDING_WATCH_CODE
-        ]
-          .filter(Boolean)
-          .join('\n'),
-        instrument: instrument(plan.traced, plan.targetCellIndex)
-      });
-      const target = run.steps.find(r => r.step.isTarget);
-      if (!target || target.error) {
-        return { code: 'stopped', stop: run.stop };
+    const failed = (reason: unknown): ReferenceProblem => ({
+      code: 'kernel-start',
+      reason: (reason as Error).message ?? String(reason)
+    });
+    return withFreshKernel<IReferenceRun | ReferenceProblem>(
+      options,
+      'reference',
+      start,
+      failed,
+      async (runner, fresh) => {
+        const run = await runner.run(referencePlan(options.fixed, plan), {
+          setupCode: [
+            fresh.setupCode,
+            evidenceInstallCode(),
+            EVIDENCE_BASELINE_CODE,
+            EVIDENCE_ROUNDING_WATCH_CODE
+          ]
+            .filter(Boolean)
+            .join('\n'),
+          instrument: instrument(plan.traced, plan.targetCellIndex)
+        });
+        const target = run.steps.find(r => r.step.isTarget);
+        if (!target || target.error) {
+          return { code: 'stopped', stop: run.stop };
+        }
+        const report = readProbeReport(target.probe);
+        if (!report?.effect) {
+          return { code: 'no-report' };
+        }
+        const others = run.steps
+          .filter(r => !r.step.isTarget)
+          .map(r => readProbeReport(r.probe)?.trace ?? null)
+          .filter((t): t is ITraceReport => t !== null);
+        // The end state only of a run that went to its end (after the target, a reference that
+        // stops short still says what its target does).
+        const names = Object.keys(report.effect.changes);
+        const final =
+          run.status === 'completed'
+            ? readFinal(
+                await runner
+                  .evaluate('', finalStateExpression(names))
+                  .catch(() => null)
+              )
+            : null;
+        return {
+          target: report,
+          others,
+          final,
+          interpreter: await interpreter(runner),
+          rounding: readRounding(
+            await runner
+              .evaluate('', EVIDENCE_ROUNDING_EXPRESSION)
+              .catch(() => null)
+          )
+        };
       }
-      const report = readProbeReport(target.probe);
-      if (!report?.effect) {
-        return { code: 'no-report' };
-      }
-      const others = run.steps
-        .filter(r => !r.step.isTarget)
-        .map(r => readProbeReport(r.probe)?.trace ?? null)
-        .filter((t): t is ITraceReport => t !== null);
-      // The end state only of a run that went to its end (after the target, a reference that
-      // stops short still says what its target does).
-      const names = Object.keys(report.effect.changes);
-      const final =
-        run.status === 'completed'
-          ? readFinal(
-              await runner
-                .evaluate('', finalStateExpression(names))
-                .catch(() => null)
-            )
-          : null;
-      return {
-        target: report,
-        others,
-        final,
-        interpreter: await interpreter(runner),
-        rounding: readRounding(
-          await runner
-            .evaluate('', EVIDENCE_ROUNDING_EXPRESSION)
-            .catch(() => null)
-        )
-      };
-    } finally {
-      await fresh.dispose();
-    }
+    );
   }
 
   /**
