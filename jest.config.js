@@ -50,6 +50,7 @@ const kernelSpecs = [
   'kernel/evidence',
   'kernel/interpreter',
   'kernel/pristine',
+  'kernel/restart',
   'kernel/repairCheck',
   'kernel/runner',
   'kernel/warmPool',

@@ -24,6 +24,7 @@ import type { IDriftReport } from '../kernel/drift';
 import { BENCHMARK_PINS } from '../kernel/pins';
 import { within } from '../kernel/freshSession';
 import { isPristineKernel, probeEnvironment } from '../kernel/probe';
+import { restartAnswering } from '../kernel/restart';
 import type { IStoredStep, IWorkingCopyMeta } from './workingCopy';
 import { readWorkingCopyMeta } from './workingCopy';
 import { compareCrash } from '../replay/plan';
@@ -332,7 +333,16 @@ export class ReplayController {
     ) {
       // A kernel that has run nothing (just started for this copy, or taken
       // warm from the pool) is as fresh as a restarted one, and faster.
-      await kernel.restart();
+      // A restart can leave the connection silent (the restart race,
+      // docs/faults.md): then it is restarted again, and the learner told.
+      await restartAnswering(kernel, {
+        onSilent: () =>
+          this._set({
+            message: this._trans.__(
+              'The kernel went silent after its restart; restarting it again…'
+            )
+          })
+      });
     }
     if (!kernel) {
       throw new Error(

@@ -1,0 +1,85 @@
+/**
+ * A kernel connection that answers after a restart. jupyter_server can close
+ * the websocket a connection uses as a "stale connection" of its own session
+ * when a second websocket of that session registers after it (a reconnection
+ * that overlaps the restart); frames still arriving on the closed handler are
+ * read with the legacy protocol and dropped (`struct.error`), and the
+ * connection goes silent while it says it is connected (docs/faults.md, "The
+ * restart race"). A `kernel_info` request with a timeout notices the silence;
+ * another restart ends it.
+ */
+import { KernelAPI } from '@jupyterlab/services';
+import type { Kernel } from '@jupyterlab/services';
+
+import { within } from './freshSession';
+
+/** How the restart came through. */
+export interface IRestartResult {
+  /** The restarts after which the kernel stayed silent, each followed by another restart. */
+  silences: number;
+  /** Whether the kernel answered in the end. */
+  answered: boolean;
+}
+
+/** Options of `restartAnswering`. */
+export interface IRestartOptions {
+  /** How long a `kernel_info` request after a restart is waited for (default 5 s). */
+  answerMs?: number;
+  /** How many more restarts are tried after a silence (default 2). */
+  retries?: number;
+  /** Told before each further restart (a status line: "restarting again…"). */
+  onSilent?: (silence: number) => void;
+}
+
+/**
+ * Restart the kernel and ask it for its info; a kernel that stays silent for
+ * `answerMs` is restarted again, at most `retries` times. A new websocket
+ * alone does not end that silence (a connection with a session of its own
+ * does not answer either, measured in docs/faults.md); another restart does,
+ * and loses nothing: the kernel has run nothing since the first.
+ */
+export async function restartAnswering(
+  kernel: Kernel.IKernelConnection,
+  options: IRestartOptions = {}
+): Promise<IRestartResult> {
+  const answerMs = options.answerMs ?? Private.ANSWER_MS;
+  const retries = options.retries ?? Private.RETRIES;
+  let silences = 0;
+  await kernel.restart();
+  for (;;) {
+    if (await Private.answers(kernel, answerMs)) {
+      return { silences, answered: true };
+    }
+    if (kernel.isDisposed || silences >= retries) {
+      return { silences, answered: false };
+    }
+    silences += 1;
+    options.onSilent?.(silences);
+    // Through the REST API, then a new websocket: `kernel.restart()` would cancel the
+    // kernel_info request the connection sent by itself, which @jupyterlab/services leaves
+    // unhandled (an error in the console, a failed test).
+    await KernelAPI.restartKernel(kernel.id, kernel.serverSettings);
+    await kernel.reconnect();
+  }
+}
+
+namespace Private {
+  /** How long one `kernel_info` request is waited for: a restarted kernel answers in well under 1 s. */
+  export const ANSWER_MS = 5000;
+  /** Further restarts tried before the kernel is said silent. */
+  export const RETRIES = 2;
+
+  /** Whether a `kernel_info` request is answered within `ms`. */
+  export function answers(
+    kernel: Kernel.IKernelConnection,
+    ms: number
+  ): Promise<boolean> {
+    return within(
+      kernel.requestKernelInfo().then(
+        reply => !!reply,
+        () => false
+      ),
+      ms
+    );
+  }
+}
