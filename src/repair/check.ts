@@ -3,6 +3,7 @@
  * whether the repair only hides the crash, how the target's latest live run
  * ended, and the verdict once the fresh run is back. Pure logic.
  */
+import { parser } from '@lezer/python';
 import type { KernelEnvironment } from '../kernel/environment';
 import type { IRunResult } from '../kernel/runner';
 import {
@@ -306,11 +307,12 @@ export function planCheck(
       if (step.isTarget) {
         return true;
       }
+      // A cell whose code differs only in its comments runs the same code: not traced.
       const from = toLearner.backward(step.cellIndex);
       return (
         from === null ||
-        Private.code(reproduced.cells[from]) !==
-          Private.code(learner.cells[step.cellIndex])
+        Private.uncommented(reproduced.cells[from]) !==
+          Private.uncommented(learner.cells[step.cellIndex])
       );
     })
     .map(step => step.cellIndex);
@@ -1123,6 +1125,28 @@ namespace Private {
    */
   export function code(cell: INbCell | undefined): string {
     return cell ? lines(stripMarkers(sourceText(cell))).join('\n') : '';
+  }
+
+  /**
+   * A cell's code as `code` has it, its comments left out (the Python grammar finds them: a
+   * `#` in a string is no comment).
+   */
+  export function uncommented(cell: INbCell | undefined): string {
+    if (!cell) {
+      return '';
+    }
+    const text = stripMarkers(sourceText(cell));
+    let out = '';
+    let at = 0;
+    parser.parse(text).iterate({
+      enter: node => {
+        if (node.name === 'Comment') {
+          out += text.slice(at, node.from);
+          at = node.to;
+        }
+      }
+    });
+    return lines(out + text.slice(at)).join('\n');
   }
 
   /**

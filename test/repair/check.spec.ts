@@ -399,6 +399,31 @@ describe('planCheck and judgeCheck', () => {
     ).toMatchObject({ passed: true, status: 'solved' });
   });
 
+  it('traces the cells whose code changed, not those that differ only in their comments', () => {
+    const nb = workingCopy('numpy_1');
+    const code = nb.cells.filter(c => c.cell_type === 'code');
+    // A header comment on every cell (as LLM agents write them), one changed string that
+    // holds a `#`, and one cell whose code changed after its comment.
+    for (const cell of code) {
+      cell.source = `# step reviewed by the agent\n${sourceText(cell)}  # ok`;
+    }
+    const target = planCheck(nb, reference('numpy_1'), {
+      notebookSpecific: false
+    }).targetCellIndex;
+    const [hashString, changed] = code
+      .map(c => nb.cells.indexOf(c))
+      .filter(i => i !== target)
+      .slice(-2);
+    nb.cells[hashString].source += '\nlabel = "#1"';
+    nb.cells[changed].source += '\nsame = 1 + 1  # a comment';
+    const plan = planCheck(nb, reference('numpy_1'), {
+      notebookSpecific: false
+    });
+    expect(plan.traced.sort((a, b) => a - b)).toEqual(
+      [target!, hashString, changed].sort((a, b) => a - b)
+    );
+  });
+
   it('says a timed-out fresh run timed out, not that its cell raised the interrupt', () => {
     const plan = planCheck(workingCopy('numpy_1'), reference('numpy_1'), {
       notebookSpecific: false
