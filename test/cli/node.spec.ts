@@ -46,16 +46,19 @@ describe('tolerateServicesRejections', () => {
 
   beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'junobench-node-guard-'));
-    const source = readFileSync(
-      path.resolve(__dirname, '../../src/cli/node.ts'),
-      'utf8'
-    );
-    writeFileSync(
-      path.join(dir, 'node.js'),
-      ts.transpileModule(source, {
-        compilerOptions: { module: ts.ModuleKind.CommonJS }
-      }).outputText
-    );
+    // node.ts and the module it imports, as plain CommonJS beside each other.
+    for (const name of ['node', 'output']) {
+      const source = readFileSync(
+        path.resolve(__dirname, `../../src/cli/${name}.ts`),
+        'utf8'
+      );
+      writeFileSync(
+        path.join(dir, `${name}.js`),
+        ts.transpileModule(source, {
+          compilerOptions: { module: ts.ModuleKind.CommonJS }
+        }).outputText
+      );
+    }
   });
 
   afterAll(() => {
