@@ -25,6 +25,7 @@ import { english } from '../../src/i18n';
 import { renderVerdict } from '../../src/repair/check';
 import { loadLocalCasebook } from '../../src/cli/verify';
 import { CheckController } from '../../src/model/checkController';
+import { within } from '../../src/kernel/freshSession';
 import { ReplayController } from '../../src/model/replayController';
 import { makeWorkingCopy } from '../../src/model/workingCopy';
 import type { INotebookJSON } from '../../src/replay/types';
@@ -291,6 +292,109 @@ describe('ReplayController and CheckController', () => {
       context.dispose();
       remove();
       fs.rmSync(markers, { recursive: true, force: true });
+    }
+  });
+
+  it('replays through restarts of a plain kernel, the race provoked, and never goes silent', async () => {
+    // The restart race (docs/faults.md). Each round opens the working copy on a plain kernel and
+    // replays it: once to the crash; once with the learner restarting the kernel under the
+    // replay; once to the crash again; and once with a second websocket of the session opened
+    // 100 ms into the replay's own restart (the race provoked). A silent connection's own
+    // requests stay pending until another restart cancels them, unhandled by
+    // @jupyterlab/services (a failed test in Jest): the round's session ends with it, which ends
+    // them quietly.
+    const remove = addKernelspecs({
+      'plain-replay': {
+        argv: ['python', '-m', 'ipykernel_launcher', '-f', '{connection_file}'],
+        display_name: 'Python 3 (plain, replay)',
+        language: 'python'
+      }
+    });
+    await manager.kernelspecs.refreshSpecs();
+    const ROUNDS = 3;
+    let replays = 0;
+    let restarts = 0;
+    let noticed = 0;
+    let silent = 0;
+    try {
+      for (let round = 0; round < ROUNDS; round++) {
+        const { panel, context } = await openWorkingCopy(
+          'NBspecific_1',
+          'plain-replay'
+        );
+        const kernel = context.sessionContext.session!.kernel!;
+        await kernel.info;
+        const controller = new ReplayController({
+          panel,
+          timeoutMs: 60000,
+          trans,
+          kernelReplaceMs: 30000
+        });
+        controller.stateChanged.connect((_, s) => {
+          if (/went silent/.test(s.message)) {
+            noticed += 1;
+          }
+        });
+        let provoke = false;
+        const overlap = (_: unknown, status: string) => {
+          if (status === 'restarting') {
+            restarts += 1;
+            if (provoke) {
+              setTimeout(
+                () => void kernel.reconnect().catch(() => undefined),
+                100
+              );
+            }
+          }
+        };
+        kernel.statusChanged.connect(overlap);
+        const answers = () =>
+          within(
+            kernel.requestKernelInfo().then(
+              reply => !!reply,
+              () => false
+            ),
+            10000
+          );
+        try {
+          for (const kind of ['plain', 'learner', 'plain', 'provoked']) {
+            provoke = kind === 'provoked';
+            replays += 1;
+            const replaying = controller.replay('recorded');
+            let learner: Promise<void> = Promise.resolve();
+            if (kind === 'learner') {
+              await new Promise<void>(resolve => {
+                const running = (_: unknown, s: { phase: string }) => {
+                  if (s.phase === 'running') {
+                    controller.stateChanged.disconnect(running);
+                    resolve();
+                  }
+                };
+                controller.stateChanged.connect(running);
+              });
+              learner = kernel.restart().catch(() => undefined);
+            }
+            const result = await replaying;
+            await learner;
+            const reached = kind === 'learner' || result?.status === 'crashed';
+            if (!reached || !(await answers())) {
+              silent += 1;
+            }
+          }
+        } finally {
+          kernel.statusChanged.disconnect(overlap);
+          controller.dispose();
+          await context.sessionContext.shutdown();
+          panel.dispose();
+          context.dispose();
+        }
+      }
+      console.info(
+        `restart race in the replay: ${replays} replays, ${restarts} restarts (${ROUNDS} with the race provoked), ${noticed} silence(s) noticed and restarted again, ${silent} left silent`
+      );
+      expect(silent).toBe(0);
+    } finally {
+      remove();
     }
   });
 
