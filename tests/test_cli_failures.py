@@ -185,6 +185,19 @@ def repair_with(tmp_path: Path, code: str) -> Path:
     return path
 
 
+def casebook_with(tmp_path: Path, notebook: str, edit: Callable[[str], str]) -> Path:
+    """A copy of the demo casebook whose numpy_1 ``notebook`` has its first code cell's source
+    passed through ``edit``."""
+    book = tmp_path / "casebook"
+    shutil.copytree(DEMO, book)
+    path = book / "benchmark" / "numpy_1" / notebook
+    nb = json.loads(path.read_text())
+    first = next(c for c in nb["cells"] if c["cell_type"] == "code")
+    first["source"] = edit("".join(first["source"]))
+    path.write_text(json.dumps(nb))
+    return book
+
+
 @pytest.mark.parametrize(
     "code",
     ["import os\nos._exit(0)", "import os\nos.kill(os.getpid(), 9)"],
@@ -277,13 +290,7 @@ def test_a_server_that_goes_away(tmp_path: Path, cache: Path) -> None:
 
 
 def test_a_reference_whose_kernel_dies_leaves_the_repair_not_checked(tmp_path: Path) -> None:
-    book = tmp_path / "casebook"
-    shutil.copytree(DEMO, book)
-    fixed = book / "benchmark" / "numpy_1" / "numpy_1_fixed.ipynb"
-    nb = json.loads(fixed.read_text())
-    first = next(c for c in nb["cells"] if c["cell_type"] == "code")
-    first["source"] = "".join(first["source"]) + "\nimport os\nos._exit(0)"
-    fixed.write_text(json.dumps(nb))
+    book = casebook_with(tmp_path, "numpy_1_fixed.ipynb", lambda source: source + "\nimport os\nos._exit(0)")
     # The learner's notebook is the case's own fix, untouched: it runs; the reference does not.
     run = Run([str(book), "numpy_1", str(FIXED)], tmp_path / "cache")
     assert run.code == 1, run.out + run.err
@@ -294,13 +301,7 @@ def test_a_reference_whose_kernel_dies_leaves_the_repair_not_checked(tmp_path: P
 
 
 def test_a_server_that_goes_away_while_verify_runs(tmp_path: Path) -> None:
-    book = tmp_path / "casebook"
-    shutil.copytree(DEMO, book)
-    reproduced = book / "benchmark" / "numpy_1" / "numpy_1_reproduced.ipynb"
-    nb = json.loads(reproduced.read_text())
-    first = next(c for c in nb["cells"] if c["cell_type"] == "code")
-    first["source"] = "import time\ntime.sleep(60)\n" + "".join(first["source"])
-    reproduced.write_text(json.dumps(nb))
+    book = casebook_with(tmp_path, "numpy_1_reproduced.ipynb", lambda source: "import time\ntime.sleep(60)\n" + source)
     run = Run([str(book), "--cases", "numpy_1"], None, kill_its_server, command="verify")
     assert run.code == 1, run.out + run.err
     assert re.search(
