@@ -336,3 +336,26 @@ def test_a_full_disk_under_standard_output(tmp_path: Path, cache: Path) -> None:
         run.err
     )
     run.assert_clean()
+
+
+def test_a_report_longer_than_a_pipe_holds_arrives_whole(cache: Path) -> None:
+    """A JSON report read through a pipe by a slow reader is not cut at the pipe's 64 KiB (the
+    process used to end before its output was written: the hub test, on a busy machine, read
+    65,534 characters). The reader here takes 4 KiB every 0.2 s."""
+    process = subprocess.Popen(
+        ["node", str(CLI), "check", str(DEMO), "numpy_1", str(FIXED), "--json", "--kernel", "python3",
+         "--cache-dir", str(cache)],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    )
+    assert process.stdout is not None
+    out = b""
+    try:
+        time.sleep(3)  # the report is written while nothing is read yet
+        while chunk := process.stdout.read1(4096):
+            out += chunk
+            time.sleep(0.2)
+        assert process.wait(timeout=240) == 0
+    finally:
+        process.kill()
+    assert len(out) > 65536, "the report is too short to tell"
+    assert json.loads(out)["passed"] is True

@@ -146,6 +146,12 @@ export async function exitWith(code: number): Promise<never> {
     return new Promise<never>(() => undefined);
   }
   await stopRegistered();
+  // What is still queued for a pipe is written before the process ends: `process.exit` drops
+  // it (a `--json` report read by another program stopped at 64 KiB).
+  await Promise.all([
+    Private.flushed(process.stdout),
+    Private.flushed(process.stderr)
+  ]);
   // A failed write to standard output is reported on a later tick.
   await new Promise(resolve => setImmediate(resolve));
   const failure = Private.output.failure();
@@ -158,6 +164,17 @@ export async function exitWith(code: number): Promise<never> {
 }
 
 namespace Private {
+  /** When everything written to `stream` so far has left the process (or failed to). */
+  export function flushed(stream: NodeJS.WriteStream): Promise<void> {
+    return new Promise(resolve => {
+      if (stream.destroyed || !stream.writable) {
+        resolve();
+        return;
+      }
+      stream.write('', () => resolve());
+    });
+  }
+
   /** What must be stopped before the process ends. */
   export const tasks = new Set<IExitTask>();
 

@@ -23,9 +23,12 @@ export interface IRestartResult {
 
 /** Options of `restartAnswering`. */
 export interface IRestartOptions {
-  /** How long a `kernel_info` request after a restart is waited for (default 5 s). */
+  /**
+   * How long a `kernel_info` request after a restart is waited for (default 5 s), twice as
+   * long after each further restart (a kernel on a busy machine may only be slow).
+   */
   answerMs?: number;
-  /** How many more restarts are tried after a silence (default 2). */
+  /** How many more restarts are tried after a silence (default 3). */
   retries?: number;
   /** Told before each further restart (a status line: "restarting again…"). */
   onSilent?: (silence: number) => void;
@@ -47,7 +50,7 @@ export async function restartAnswering(
   let silences = 0;
   await kernel.restart();
   for (;;) {
-    if (await Private.answers(kernel, answerMs)) {
+    if (await Private.answers(kernel, answerMs * 2 ** silences)) {
       return { silences, answered: true };
     }
     if (kernel.isDisposed || silences >= retries) {
@@ -67,7 +70,7 @@ namespace Private {
   /** How long one `kernel_info` request is waited for: a restarted kernel answers in well under 1 s. */
   export const ANSWER_MS = 5000;
   /** Further restarts tried before the kernel is said silent. */
-  export const RETRIES = 2;
+  export const RETRIES = 3;
 
   /** Whether a `kernel_info` request is answered within `ms`. */
   export function answers(
