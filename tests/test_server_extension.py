@@ -34,6 +34,14 @@ T = TypeVar("T")
 CASES = ("case_crash_index", "case_crash_shape")
 
 
+@pytest.fixture(autouse=True)
+def _current_loop(jp_asyncio_loop: asyncio.AbstractEventLoop) -> None:
+    """The server's loop as the thread's current one: tornado's client needs one when a request
+    is made, and a test module run before (anyio's, jupyter_client's) may leave none (CI: "There
+    is no current event loop in thread 'MainThread'")."""
+    asyncio.set_event_loop(jp_asyncio_loop)
+
+
 def run(loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, T]) -> T:
     """Run ``coro`` on the server's loop (the fixtures here are synchronous)."""
     return loop.run_until_complete(coro)
