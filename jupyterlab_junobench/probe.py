@@ -211,7 +211,9 @@ def _column_digests(matrix, np, names, k=None):
             texts = [str(x)[:60] for x in col[pos]]
             d.update(kind="text", samples=texts)
             if matrix.size <= MAX_DIGEST:
-                d["hash"] = _text_hash(col)
+                # The same values in another order keep ``sortedHash``: what the run on other
+                # data compares (rows shuffled alone are not other values).
+                d.update(hash=_text_hash(col), sortedHash=_text_hash(sorted(str(x) for x in col)))
         out.append(d)
     return out, pos
 

@@ -236,6 +236,18 @@ def test_a_frame_keeps_its_column_names_and_index(shell, probe_view):
     assert s["table"] == [2, 1] and s["index"]["hash"] == v["index"]["hash"]
 
 
+def test_a_text_column_in_another_order_keeps_its_sorted_hash(shell, probe_view):
+    """Rows shuffled alone keep the values (``sortedHash``), not the order (``hash``); another
+    value changes both."""
+    words = "['ant', 'bee', 'cat', 'dog', 'eel']"
+    ref = probe_view(f"pd.DataFrame({{'w': {words}}})")["columns"][0]
+    moved = probe_view(f"pd.DataFrame({{'w': sorted({words}, reverse=True)}})")["columns"][0]
+    other = probe_view("pd.DataFrame({'w': ['ant', 'bee', 'cat', 'dog', 'elk']})")["columns"][0]
+    assert ref["kind"] == "text" and ref["hash"] != moved["hash"]
+    assert ref["sortedHash"] == moved["sortedHash"]
+    assert ref["sortedHash"] != other["sortedHash"]
+
+
 def test_rounded_values_report_their_grain(shell, probe_view):
     v = probe_view("np.round(np.linspace(0, 10, 50), 1)")
     assert v["columns"][0]["grain"] == pytest.approx(0.1)

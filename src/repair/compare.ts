@@ -39,6 +39,8 @@ export interface IColumnDigest {
   max?: number | string;
   /** A hash of every value's text (text columns). */
   hash?: string;
+  /** The same of the values sorted: equal for the same values in another order. */
+  sortedHash?: string;
 }
 
 /** The element-wise view of an array-like value, as the probe reports it. */

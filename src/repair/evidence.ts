@@ -363,7 +363,7 @@ export function columnDigests(
 
 /**
  * Whether a value holds other values on other data, not only the same ones in another order:
- * a column's sum, sum of absolute values or NaN count moved (text: its digest), or, for a
+ * a column's sum, sum of absolute values or NaN count moved (text: the digest of its values in any order), or, for a
  * value without a view, its summary. Rows shuffled alone do not count: a repair that sorts
  * its result is as right as one that keeps the data's order.
  */
@@ -388,6 +388,9 @@ export function columnMoved(
     return true;
   }
   if (a.kind === 'text') {
+    if (a.sortedHash !== undefined && b.sortedHash !== undefined) {
+      return a.sortedHash !== b.sortedHash;
+    }
     return a.hash !== b.hash && !a.samples.every((s, i) => s === b.samples[i]);
   }
   return (['sum', 'abs', 'nan'] as const).some(

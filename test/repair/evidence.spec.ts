@@ -16,7 +16,8 @@ import {
   referenceEvidence,
   swallowedExceptions,
   unchangedOnOtherData,
-  valuesMoved
+  valuesMoved,
+  columnMoved
 } from '../../src/repair/evidence';
 import type {
   CompareMode,
@@ -1143,6 +1144,23 @@ describe('results on other data', () => {
     expect(
       valuesMoved({ type: 'float', value: 0.5 }, { type: 'float', value: 0.6 })
     ).toBe(true);
+  });
+
+  it('counts a text column as moved by its values, not their order', () => {
+    const text = (samples: string[], hash: string, sortedHash?: string) => ({
+      name: 'w',
+      kind: 'text' as const,
+      samples,
+      hash,
+      ...(sortedHash ? { sortedHash } : {})
+    });
+    // Sorted the other way: other samples, another hash, the same values.
+    const a = text(['ant', 'bee'], 'h1', 's1');
+    expect(columnMoved(a, text(['bee', 'ant'], 'h2', 's1'))).toBe(false);
+    expect(columnMoved(a, text(['ant', 'elk'], 'h3', 's2'))).toBe(true);
+    // A digest without the sorted hash (an older probe): its hash and samples decide.
+    expect(columnMoved(text(['ant'], 'h1'), text(['elk'], 'h2'))).toBe(true);
+    expect(columnMoved(text(['ant'], 'h1'), text(['ant'], 'h1'))).toBe(false);
   });
 
   it('names a result that stays the same, and the columns a frame keeps', () => {
