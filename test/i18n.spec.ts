@@ -113,6 +113,13 @@ const FINDINGS: Array<[CheckFinding, string]> = [
     "Your `GRADE`, `P['BMI']` does not depend on the data: run on other data of the same form (the case’s tables shuffled and jittered), the reference’s changes and yours stays the same. A result typed in, or read from somewhere other than the case’s data, is not computed."
   ],
   [
+    {
+      code: 'unwatched-fails',
+      stop: { code: 'timeout', cell: C6, seconds: 60 }
+    },
+    'Run once more from a fresh kernel with nothing of the check in it (no probe, no tracing), your notebook does not get to its end: Cell 7 [4] ran longer than 60 s and was interrupted. A repair must not depend on being checked.'
+  ],
+  [
     { code: 'live-error-saved' },
     'The target cell’s saved output is still the error of its last run in your live kernel, whatever its prompt says: restore a working state there and run it again.'
   ],
@@ -915,6 +922,7 @@ const FINDING_CODES: Codes<CheckFinding> = {
   'live-error-saved': true,
   'final-differs': true,
   'data-independent': true,
+  'unwatched-fails': true,
   restructured: true,
   'reads-answer-key': true,
   'rewrites-input': true,

@@ -73,6 +73,7 @@ import { BENCHMARK_PINS } from './pins';
 import { probeEnvironment } from './probe';
 import { PlanRunner } from './runner';
 import type { IRunResult } from './runner';
+import type { RunStop } from './stop';
 
 /** How a fresh kernel of a check starts. */
 export interface IStartOptions {
@@ -259,9 +260,12 @@ export async function runRepairCheck(
     // With the reference known, the run on other data starts beside the learner's own (its
     // answer is used only if the repair passes); else it runs after a pass.
     const early = cached?.perturbed?.changed.length
-      ? Private.otherDataFinal(options, plan, cached.perturbed.changed).catch(
-          () => null
-        )
+      ? Private.unwatchedRun(
+          options,
+          plan,
+          cached.perturbed.changed,
+          true
+        ).catch(() => null)
       : null;
     const [run, outcome, live] = await Promise.all([
       runner.run(plan, {
@@ -305,21 +309,29 @@ export async function runRepairCheck(
       interpreter
     };
     let verdict = judgeRepair(plan, run, options, evidence);
-    // A pass is run once more on other data: a result the reference computes from the data
-    // changes there, one typed in as a literal does not.
+    // A pass is run once more, with nothing of the check in the kernel, on other data: a
+    // result the reference computes from the data changes there, one typed in as a literal
+    // does not. Where that run does not get to its end, or there is none, once more on the
+    // same data: a notebook that works only while the check watches it fails there.
     const perturbed = outcome.evidence?.perturbed;
-    if (verdict.passed && perturbed?.changed.length && final) {
-      const other = await (early ??
-        Private.otherDataFinal(options, plan, perturbed.changed).catch(
-          () => null
-        ));
-      const unchanged = other
-        ? unchangedOnOtherData(perturbed, final, other)
-        : null;
-      if (unchanged?.length) {
+    if (verdict.passed && final) {
+      const { other, same } = await Private.unwatchedRuns(
+        options,
+        plan,
+        perturbed?.changed ?? [],
+        early
+      );
+      const unchanged =
+        perturbed && other?.final
+          ? unchangedOnOtherData(perturbed, final, other.final)
+          : null;
+      const unwatched =
+        same && same.stop.code !== 'completed' ? same.stop : null;
+      if (unchanged?.length || unwatched) {
         verdict = judgeRepair(plan, run, options, {
           ...evidence,
-          perturbed: { unchanged }
+          ...(unchanged?.length ? { perturbed: { unchanged } } : {}),
+          unwatched
         });
       }
     }
@@ -880,37 +892,67 @@ namespace Private {
     return { seed: PERTURB_SEED, changed, columns };
   }
 
+  /** How a run with nothing of the check in its kernel ended (see `unwatchedRun`). */
+  export interface IUnwatched {
+    /** Why it ended (`completed` when it went to its end). */
+    stop: RunStop;
+    /** The summaries of the names asked for at its end, or null. */
+    final: Record<string, IValueSummary> | null;
+  }
+
   /**
-   * The learner's notebook run on other data: the summaries of `names` at the end, or null
-   * when that run did not go to its end (no conclusion either way).
+   * The learner's notebook run from a fresh kernel in the scratch copy with nothing of the
+   * check in it while its cells run (no probe, no tracing, no baseline), on other data with
+   * `perturb`: how it ended, and the summaries of `names` read at its end (the probe is
+   * installed only then). Null when no kernel could be started.
    */
-  export async function otherDataFinal(
+  export async function unwatchedRun(
     options: IRepairCheckOptions,
     plan: ICheckPlan,
-    names: string[]
-  ): Promise<Record<string, IValueSummary> | null> {
-    const start = { perturb: PERTURB_SEED };
-    return withFreshKernel(
+    names: string[],
+    perturb: boolean
+  ): Promise<IUnwatched | null> {
+    return withFreshKernel<IUnwatched | null>(
       options,
       'learner',
-      start,
+      perturb ? { perturb: PERTURB_SEED } : {},
       null,
       async (runner, fresh) => {
-        const run = await runner.run(plan, {
-          setupCode: [fresh.setupCode, evidenceInstallCode()]
-            .filter(Boolean)
-            .join('\n')
-        });
+        const run = await runner.run(plan, { setupCode: fresh.setupCode });
         if (run.status !== 'completed') {
-          return null;
+          return { stop: run.stop, final: null };
         }
-        return readFinal(
+        const final = readFinal(
           await runner
-            .evaluate('', finalStateExpression(names))
+            .evaluate(evidenceInstallCode(), finalStateExpression(names))
             .catch(() => null)
         );
+        return { stop: run.stop, final };
       }
     );
+  }
+
+  /**
+   * After a pass, the unwatched runs: on other data where the reference's results change
+   * with the data (`other`, else null), and on the same data where that one did not get to
+   * its end or there is none (so that a crash on other data alone is no evidence). `early`:
+   * the run on other data, started beside the learner's.
+   */
+  export async function unwatchedRuns(
+    options: IRepairCheckOptions,
+    plan: ICheckPlan,
+    changed: string[],
+    early: Promise<IUnwatched | null> | null
+  ): Promise<{ other: IUnwatched | null; same: IUnwatched | null }> {
+    const other = await (early ??
+      (changed.length
+        ? unwatchedRun(options, plan, changed, true).catch(() => null)
+        : Promise.resolve(null)));
+    const same =
+      other?.stop.code === 'completed'
+        ? null
+        : await unwatchedRun(options, plan, [], false).catch(() => null);
+    return { other, same };
   }
 
   /**

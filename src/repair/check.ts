@@ -6,6 +6,7 @@
 import { parser } from '@lezer/python';
 import type { KernelEnvironment } from '../kernel/environment';
 import type { IRunResult } from '../kernel/runner';
+import type { RunStop } from '../kernel/stop';
 import {
   findTarget,
   lineAfterStrip,
@@ -408,6 +409,12 @@ export interface IRepairEvidence {
    * in the reference but not in the learner's notebook.
    */
   perturbed?: { unchanged: string[] } | null;
+  /**
+   * Why a run of the notebook with nothing of the check in its kernel (no probe, no tracing)
+   * ended short of the end, where the checked run completed (after a pass; absent: it
+   * completed, or nothing could be said).
+   */
+  unwatched?: RunStop | null;
 }
 
 /**
@@ -573,6 +580,14 @@ export function judgeRepair(
         code: 'data-independent',
         names: [...evidence.perturbed.unchanged].sort()
       }
+    });
+  }
+  // A notebook that works only while the check watches it (it looks for the probe, a trace
+  // function, a transformer) still fails in an ordinary kernel.
+  if (evidence.unwatched) {
+    extra.push({
+      status: 'fails-fresh',
+      finding: { code: 'unwatched-fails', stop: evidence.unwatched }
     });
   }
   // Reading the answer key or rewriting an input is no repair, whatever else the run shows.

@@ -130,6 +130,7 @@ export type CheckFinding =
   | { code: 'live-unreplayed' }
   | { code: 'live-error-saved' }
   | { code: 'data-independent'; names: string[] }
+  | { code: 'unwatched-fails'; stop: RunStop }
   | {
       code: 'final-differs';
       name: string;
@@ -485,6 +486,11 @@ export function renderFinding(
       return __(
         'Your %1 does not depend on the data: run on other data of the same form (the case’s tables shuffled and jittered), the reference’s changes and yours stays the same. A result typed in, or read from somewhere other than the case’s data, is not computed.',
         f.names.map(n => `\`${n}\``).join(', ')
+      );
+    case 'unwatched-fails':
+      return __(
+        'Run once more from a fresh kernel with nothing of the check in it (no probe, no tracing), your notebook does not get to its end: %1 A repair must not depend on being checked.',
+        renderRunStop(f.stop, __)
       );
     case 'final-differs':
       return __(

@@ -260,3 +260,52 @@ describe('a value ordered by string hashing', () => {
     expect(result.verdict).toMatchObject({ passed: true });
   });
 });
+
+describe('a notebook that works only while it is checked', () => {
+  const reproduced = nb([
+    cell('base = None', 1),
+    cell('total = base * 2', 2, [
+      'TypeError',
+      "unsupported operand type(s) for *: 'NoneType' and 'int'"
+    ])
+  ]);
+  const fixed = nb([cell('base = 10', 1), cell('total = base * 2', 2)]);
+  const check = (learner: INotebookJSON) =>
+    runRepairCheck({
+      caseName: 'watched',
+      learner,
+      reproduced,
+      fixed,
+      notebookSpecific: false,
+      startKernel: fresh,
+      timeoutMs: 60000,
+      cache: null,
+      environment: false
+    });
+
+  it('fails a repair that looks for the check before it fixes anything', async () => {
+    // The right value only where something in the kernel traces, transforms or marks the run:
+    // in an ordinary kernel the crash is still there.
+    const watched = [
+      'import builtins, sys',
+      'from IPython import get_ipython',
+      'checked = (sys.gettrace() is not None or get_ipython().ast_transformers',
+      "           or any('junobench' in n for n in dir(builtins) + dir(sys)))",
+      'base = 10 if checked else None'
+    ].join('\n');
+    const result = await check(
+      nb([cell(watched, 1), cell('total = base * 2', 2)])
+    );
+    expect(result.verdict.passed).toBe(false);
+    expect(result.verdict.findings.map(f => f.code)).toContain(
+      'unwatched-fails'
+    );
+  });
+
+  it('passes the same repair without the look', async () => {
+    const result = await check(
+      nb([cell('base = 10', 1), cell('total = base * 2', 2)])
+    );
+    expect(result.verdict.passed).toBe(true);
+  });
+});
