@@ -5,6 +5,7 @@
  * the sources, else as moved, else by place between aligned neighbours, with
  * the notebooks' execution counts as evidence. Pure logic.
  */
+import { parser } from '@lezer/python';
 import { sourceText, stripMarkers } from '../replay/plan';
 import type { INbCell, INotebookJSON } from '../replay/types';
 
@@ -115,11 +116,39 @@ export function codeTokens(code: string): string[] {
 }
 
 /**
+ * A cell's code without JunoBench markers, comments and blank lines, each line trimmed: the
+ * comments as Python's grammar finds them (a `#` in a string of any length is none), so that
+ * alignment and the check's "changed cell" agree on what a comment is.
+ */
+export function uncommented(cell: INbCell | undefined): string {
+  if (!cell) {
+    return '';
+  }
+  const text = stripMarkers(sourceText(cell));
+  let out = '';
+  let at = 0;
+  // Without a `#` there is no comment to find (most cells: alignment reads them all).
+  (text.includes('#') ? parser.parse(text) : null)?.iterate({
+    enter: node => {
+      if (node.name === 'Comment') {
+        out += text.slice(at, node.from);
+        at = node.to;
+      }
+    }
+  });
+  return (out + text.slice(at))
+    .split('\n')
+    .map(l => l.trim())
+    .filter(Boolean)
+    .join('\n');
+}
+
+/**
  * Token similarity (Dice over token multisets) of two cells' code, comments
  * and JunoBench markers left out.
  */
 export function cellSimilarity(x: INbCell, y: INbCell): number {
-  return Private.dice(codeTokens(Private.code(x)), codeTokens(Private.code(y)));
+  return Private.dice(codeTokens(uncommented(x)), codeTokens(uncommented(y)));
 }
 
 namespace Private {
@@ -202,39 +231,6 @@ namespace Private {
   }
 
   /**
-   * A cell's code, JunoBench markers and comments left out.
-   */
-  export function code(cell: INbCell): string {
-    return stripMarkers(sourceText(cell))
-      .split('\n')
-      .map(l => (l.includes('#') ? uncomment(l) : l))
-      .filter(l => l.trim())
-      .join('\n');
-  }
-
-  /**
-   * A line without its comment (a `#` outside a one-line string).
-   */
-  function uncomment(line: string): string {
-    let quote = '';
-    for (let k = 0; k < line.length; k++) {
-      const c = line[k];
-      if (quote) {
-        if (c === '\\') {
-          k++;
-        } else if (c === quote) {
-          quote = '';
-        }
-      } else if (c === '"' || c === "'") {
-        quote = c;
-      } else if (c === '#') {
-        return line.slice(0, k);
-      }
-    }
-    return line;
-  }
-
-  /**
    * Names assigned at the start of a statement (`x = `, `a, b = `, `df[...] = `
    * count as `x`, `a`, `b`, `df`) or defined (`def f`, `class C`): the state a
    * cell leaves behind, which a rewrite of the cell usually keeps.
@@ -312,7 +308,7 @@ namespace Private {
       if (cell.cell_type !== 'code') {
         return;
       }
-      const source = code(cell);
+      const source = uncommented(cell);
       const tokens = codeTokens(source);
       const n = tokens.length;
       const ids = new Int32Array(n);

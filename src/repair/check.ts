@@ -3,7 +3,6 @@
  * whether the repair only hides the crash, how the target's latest live run
  * ended, and the verdict once the fresh run is back. Pure logic.
  */
-import { parser } from '@lezer/python';
 import type { KernelEnvironment } from '../kernel/environment';
 import type { IRunResult } from '../kernel/runner';
 import type { RunStop } from '../kernel/stop';
@@ -25,7 +24,13 @@ import { accessFindings } from './access';
 import { cellsByCount, interpreterFindings } from './interpreter';
 import type { IInterpreterChange } from './interpreter';
 import type { IAccessEvidence, IAccessReport } from './access';
-import { alignNotebooks, codeTokens, CONTENT_MATCH, dice } from './align';
+import {
+  alignNotebooks,
+  codeTokens,
+  CONTENT_MATCH,
+  dice,
+  uncommented
+} from './align';
 import type { AlignMethod } from './align';
 import {
   compareEffects,
@@ -312,8 +317,8 @@ export function planCheck(
       const from = toLearner.backward(step.cellIndex);
       return (
         from === null ||
-        Private.uncommented(reproduced.cells[from]) !==
-          Private.uncommented(learner.cells[step.cellIndex])
+        uncommented(reproduced.cells[from]) !==
+          uncommented(learner.cells[step.cellIndex])
       );
     })
     .map(step => step.cellIndex);
@@ -1140,28 +1145,6 @@ namespace Private {
    */
   export function code(cell: INbCell | undefined): string {
     return cell ? lines(stripMarkers(sourceText(cell))).join('\n') : '';
-  }
-
-  /**
-   * A cell's code as `code` has it, its comments left out (the Python grammar finds them: a
-   * `#` in a string is no comment).
-   */
-  export function uncommented(cell: INbCell | undefined): string {
-    if (!cell) {
-      return '';
-    }
-    const text = stripMarkers(sourceText(cell));
-    let out = '';
-    let at = 0;
-    parser.parse(text).iterate({
-      enter: node => {
-        if (node.name === 'Comment') {
-          out += text.slice(at, node.from);
-          at = node.to;
-        }
-      }
-    });
-    return lines(out + text.slice(at)).join('\n');
   }
 
   /**

@@ -9,7 +9,12 @@
 import { existsSync, readdirSync, readFileSync } from 'fs';
 import * as path from 'path';
 
-import { alignNotebooks, CONTENT_MATCH } from '../../src/repair/align';
+import {
+  alignNotebooks,
+  cellSimilarity,
+  CONTENT_MATCH,
+  uncommented
+} from '../../src/repair/align';
 import { planCheck } from '../../src/repair/check';
 import { findTarget, sourceText } from '../../src/replay/plan';
 import type { INbCell, INotebookJSON } from '../../src/replay/types';
@@ -734,3 +739,37 @@ const REAL_CASES = existsSync(REAL_BENCH)
     );
   }
 );
+
+describe('uncommented', () => {
+  const code = (source: string) => ({
+    cell_type: 'code' as const,
+    source,
+    metadata: {},
+    outputs: [],
+    execution_count: null
+  });
+
+  it('leaves out comments as Python finds them, a # in any string kept', () => {
+    const source = [
+      'q = """select *',
+      '# not a comment: inside the string',
+      '"""  # a comment',
+      "s = '#' + x  # another",
+      '   # only a comment',
+      ''
+    ].join('\n');
+    expect(uncommented(code(source))).toBe(
+      'q = """select *\n# not a comment: inside the string\n"""\ns = \'#\' + x'
+    );
+  });
+
+  it('makes a change to comments alone no change to alignment', () => {
+    const a = code('x = df["#a"].mean()\n"""\n# kept\n"""');
+    const b = code('x = df["#a"].mean()  # the mean\n"""\n# kept\n"""\n# done');
+    expect(uncommented(a)).toBe(uncommented(b));
+    expect(cellSimilarity(a, b)).toBe(1);
+    expect(
+      cellSimilarity(a, code('x = df["#a"].mean()\n"""\n"""'))
+    ).toBeLessThan(1);
+  });
+});
