@@ -1,16 +1,23 @@
 /**
- * The story of the current working copy, for the case side panel: which
- * working copy is current, a signal whenever anything the panel shows of it
- * changes, and which section holds a new result (a verdict, a hint, why a
- * run crashed, a run that starts). Renders nothing; the side panel's
- * sections subscribe to it.
+ * The story of the current working copy, the model the case side panel
+ * renders: which working copy is current, a signal whenever anything the
+ * panel shows of it changes, which section holds a new result (a verdict, a
+ * hint, why a run crashed, a run that starts; it opens and is announced),
+ * which sections are open, and each copy's self-diagnosis. Renders nothing.
  */
 import type { IDisposable } from '@lumino/disposable';
 import type { ISignal } from '@lumino/signaling';
 import { Signal } from '@lumino/signaling';
 
 import type { ICellError } from '../kernel/runner';
-import type { IWorkingCopy } from '../tokens';
+import { diagnosisChoices } from '../repair/selfDiagnosis';
+import type {
+  ICasebookManager,
+  IProgressTracker,
+  IRevealer,
+  IWorkingCopy
+} from '../tokens';
+import { DiagnosisModel } from './diagnosisModel';
 
 /** The sections of the case side panel, in order. */
 export const CASE_SECTIONS = [
@@ -29,9 +36,65 @@ export type CaseSection = (typeof CASE_SECTIONS)[number];
  * Follows the current working copy and says when its story changes.
  */
 export class CaseStory implements IDisposable {
-  /** Emitted when the current copy or anything shown of it changes. */
-  get changed(): ISignal<this, void> {
+  /** Follow the learner's progress and the reveal too, when given. */
+  constructor(options: CaseStory.IOptions = {}) {
+    this._options = options;
+    options.progress?.backupChanged.connect(this._onChange, this);
+    options.revealer?.changed.connect(this._onChange, this);
+  }
+
+  /** Emitted when the current copy, anything shown of it or an open section changes. */
+  get stateChanged(): ISignal<this, void> {
     return this._changed;
+  }
+
+  /** The section whose news was announced last for the current copy, or null. */
+  get announcement(): CaseSection | null {
+    return this._announcement;
+  }
+
+  /** The current copy's self-diagnosis, or null without one (no progress is kept). */
+  get diagnosis(): DiagnosisModel | null {
+    const copy = this._current;
+    const progress = this._options.progress;
+    if (!copy || !progress) {
+      return null;
+    }
+    let model = this._diagnoses.get(copy);
+    if (!model) {
+      // One per working copy, so unsaved choices survive switching notebooks.
+      const manager = this._options.manager;
+      model = new DiagnosisModel({
+        choices: () => diagnosisChoices(manager?.casebook?.cases ?? []),
+        progress: () => progress.get(copy.caseName),
+        save: answers => progress.recordPrediction(copy.caseName, answers)
+      });
+      model.stateChanged.connect(this._onChange, this);
+      this._diagnoses.set(copy, model);
+      copy.panel.disposed.connect(() => this._diagnoses.delete(copy));
+    }
+    return model;
+  }
+
+  /** Whether a section is open. */
+  isExpanded(section: CaseSection): boolean {
+    return this._expanded.has(section);
+  }
+
+  /** Open a section (and keep the others as they are). */
+  expand(section: CaseSection): void {
+    if (!this._expanded.has(section)) {
+      this._expanded.add(section);
+      this._changed.emit();
+    }
+  }
+
+  /** Open a closed section, close an open one. */
+  toggle(section: CaseSection): void {
+    if (!this._expanded.delete(section)) {
+      this._expanded.add(section);
+    }
+    this._changed.emit();
   }
 
   /** Emitted with the section that holds a new result of the current copy. */
@@ -49,6 +112,8 @@ export class CaseStory implements IDisposable {
     }
     this._unfollow();
     this._current = copy;
+    // An announcement belongs to the copy it was made for.
+    this._announcement = null;
     if (copy) {
       copy.replay.stateChanged.connect(this._onReplay, this);
       copy.replay.driftChanged.connect(this._onChange, this);
@@ -71,6 +136,8 @@ export class CaseStory implements IDisposable {
     }
     this._disposed = true;
     this._unfollow();
+    this._options.progress?.backupChanged.disconnect(this._onChange, this);
+    this._options.revealer?.changed.disconnect(this._onChange, this);
     this._current = null;
     Signal.clearData(this);
   }
@@ -102,24 +169,33 @@ export class CaseStory implements IDisposable {
     this._report();
   }
 
-  /** Emit the change, then the sections whose news is new since last time. */
+  /**
+   * Open the sections whose news is new since last time and announce the
+   * last of them, emit the change, then the news.
+   */
   private _report(): void {
     const copy = this._current;
-    this._changed.emit();
-    if (!copy) {
-      return;
-    }
-    const keys = CaseStory.keys(copy);
-    for (const section of CASE_SECTIONS) {
-      const key = keys[section];
-      if (key && key !== this._seen[section]) {
-        this._news.emit(section);
-      }
-    }
+    const keys = copy ? CaseStory.keys(copy) : {};
+    const news = CASE_SECTIONS.filter(
+      section => keys[section] && keys[section] !== this._seen[section]
+    );
     this._seen = keys;
+    for (const section of news) {
+      this._expanded.add(section);
+      this._announcement = section;
+    }
+    this._changed.emit();
+    for (const section of news) {
+      this._news.emit(section);
+    }
   }
 
+  private _options: CaseStory.IOptions;
   private _current: IWorkingCopy | null = null;
+  // Only the verdict is open at first; new results open their own section.
+  private _expanded = new Set<CaseSection>(['verdict']);
+  private _announcement: CaseSection | null = null;
+  private _diagnoses = new Map<IWorkingCopy, DiagnosisModel>();
   private _seen: Partial<Record<CaseSection, string>> = {};
   private _disposed = false;
   private _changed = new Signal<this, void>(this);
@@ -130,6 +206,16 @@ export class CaseStory implements IDisposable {
  * A namespace for CaseStory statics.
  */
 export namespace CaseStory {
+  /** What the story follows besides the current copy. */
+  export interface IOptions {
+    /** The learner's progress, for the self-diagnosis (none without it). */
+    progress?: IProgressTracker | null;
+    /** The casebook, whose label sets the self-diagnosis offers. */
+    manager?: ICasebookManager | null;
+    /** The reveal, which freezes the self-diagnosis when it opens. */
+    revealer?: Pick<IRevealer, 'changed'> | null;
+  }
+
   /**
    * What identifies each section's latest result ('' for none): a new key
    * is news. A verdict by its findings, hints by their number, why it

@@ -8,6 +8,7 @@ import { Signal } from '@lumino/signaling';
 import { emptyQuery, queryCases } from '../casebook/filter';
 import type { ICaseQuery } from '../casebook/filter';
 import type { ICase, ICasebook } from '../casebook/types';
+import type { CaseStatus } from '../progress/types';
 
 /** The facets the panel offers, in display order. */
 export const FACETS = [
@@ -133,8 +134,13 @@ export class CatalogueModel {
     this._recompute();
   }
 
+  /** A case's status for the learner ('not-started' without a status source). */
+  statusOf(name: string): CaseStatus {
+    return this._statusOf?.(name) ?? 'not-started';
+  }
+
   /** Set the function that tells a case's status, used by the status filter. */
-  setStatusOf(statusOf: ((name: string) => string) | null): void {
+  setStatusOf(statusOf: ((name: string) => CaseStatus) | null): void {
     this._statusOf = statusOf ?? undefined;
     this._recompute();
   }
@@ -180,7 +186,7 @@ export class CatalogueModel {
     rootCause: [],
     pipelineStage: []
   };
-  private _statusOf: ((name: string) => string) | undefined;
+  private _statusOf: ((name: string) => CaseStatus) | undefined;
   private _statusFacet: IFacetValue[] = [];
   private _runnable = 0;
   private _changed = new Signal<this, void>(this);

@@ -14,16 +14,13 @@ import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 import { TRANSLATION_DOMAIN } from '../i18n';
 import { junobenchIcon } from '../icons';
 import { CaseStory } from '../model/caseStory';
-import { diagnosisChoices } from '../repair/selfDiagnosis';
 import {
   ICasebookManager,
   IProgressTracker,
   IRevealer,
   IWorkingCopies
 } from '../tokens';
-import type { IWorkingCopy } from '../tokens';
 import { CaseSidePanel } from '../widgets/caseSidePanel';
-import { DiagnosisForm } from '../widgets/diagnosisForm';
 import { CommandIDs } from './commands';
 
 /**
@@ -55,26 +52,7 @@ export const casePanelPlugin: JupyterFrontEndPlugin<void> = {
     revealer: IRevealer | null
   ): void => {
     const trans = (translator ?? nullTranslator).load(TRANSLATION_DOMAIN);
-    const story = new CaseStory();
-    // One form per working copy, so unsaved choices survive switching notebooks.
-    const forms = new Map<IWorkingCopy, DiagnosisForm>();
-    const diagnosisFor = (copy: IWorkingCopy): DiagnosisForm | null => {
-      if (!progress) {
-        return null;
-      }
-      let form = forms.get(copy);
-      if (!form) {
-        form = new DiagnosisForm({
-          choices: () => diagnosisChoices(manager?.casebook?.cases ?? []),
-          progress: () => progress.get(copy.caseName),
-          save: answers => progress.recordPrediction(copy.caseName, answers),
-          trans
-        });
-        forms.set(copy, form);
-        copy.panel.disposed.connect(() => forms.delete(copy));
-      }
-      return form;
-    };
+    const story = new CaseStory({ progress, manager, revealer });
     const panel = new CaseSidePanel({
       story,
       commands: app.commands,
@@ -82,7 +60,6 @@ export const casePanelPlugin: JupyterFrontEndPlugin<void> = {
         showState: CommandIDs.showState,
         nextHint: CommandIDs.nextHint
       },
-      diagnosisFor,
       translator: translator ?? undefined,
       trans
     });
@@ -103,19 +80,6 @@ export const casePanelPlugin: JupyterFrontEndPlugin<void> = {
       }
     });
     follow();
-    // The reveal locks the self-diagnosis: render the form again.
-    revealer?.changed.connect(() => {
-      const copy = story.current;
-      if (copy) {
-        forms.get(copy)?.render();
-      }
-    });
-    progress?.backupChanged.connect(() => {
-      const copy = story.current;
-      if (copy) {
-        forms.get(copy)?.render();
-      }
-    });
 
     app.commands.addCommand(CommandIDs.showCasePanel, {
       label: trans.__('Show the JunoBench Case Panel'),

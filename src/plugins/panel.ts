@@ -13,9 +13,7 @@ import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
 import { junobenchIcon } from '../icons';
 import { CaseFetcher } from '../model/caseFetcher';
-import { CatalogueModel } from '../model/catalogue';
-import { PanelActions } from '../model/panelActions';
-import type { RevealPolicy } from '../repair/reveal';
+import { CasebookModel } from '../model/casebookModel';
 import {
   ICaseOpener,
   ICasebookManager,
@@ -64,92 +62,38 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
     revealer: IRevealer | null
   ): void => {
     const trans = (translator ?? nullTranslator).load(TRANSLATION_DOMAIN);
-    const model = new CatalogueModel();
     // "Fetch this case": through the server, into a sparse copy only.
     const fetcher = new CaseFetcher({
       serverSettings: app.serviceManager.serverSettings,
       translate: trans.__.bind(trans)
     });
-    const actions = new PanelActions({
+    const model = new CasebookModel({
       manager,
-      catalogue: model,
       fetcher,
       contents: app.serviceManager.contents,
       statuses,
       workshops,
       state,
+      revealer,
       translate: trans.__.bind(trans)
     });
     const panel = new CasebookPanel({
       model,
       icon: junobenchIcon,
       translator: translator ?? nullTranslator,
-      statusOf: statuses ? name => statuses.statusOf(name) : undefined,
       onOpen: name => app.commands.execute(CommandIDs.openCase, { name }),
       // Showing the case list is the cue to warm a kernel for the case to come.
       onShow: () => opener?.warmUp?.(),
-      onFetch: name => actions.fetchCase(name),
-      describe: c => actions.describe(c),
-      labelsOpen: name => {
-        const s = revealer?.state(name);
-        return s ? { open: s.canReveal, why: s.why } : { open: true, why: '' };
-      },
       onLeaveWorkshop: workshops
         ? () => app.commands.execute(CommandIDs.leaveWorkshop)
         : undefined
     });
-    const revealText = (policy: RevealPolicy): string => {
-      switch (policy) {
-        case 'after-attempt':
-          return trans.__(
-            'Reveal: after your first check (set by the workshop)'
-          );
-        case 'after-pass':
-          return trans.__('Reveal: after a pass (set by the workshop)');
-        case 'always':
-          return trans.__('Reveal: at any time (set by the workshop)');
-        case 'never':
-          return trans.__('Reveal: never (set by the workshop)');
-      }
-    };
-    if (statuses) {
-      statuses.backupChanged.connect(() =>
-        panel.setBackup(statuses.backupState)
-      );
-    }
-    actions.workshopChanged.connect((_, workshop) =>
-      panel.setWorkshop(
-        workshop
-          ? {
-              title: workshop.title,
-              description: workshop.description,
-              reveal: revealText(workshop.revealPolicy),
-              endsAt: workshop.endsAt,
-              missing: workshop.missing
-            }
-          : null
-      )
-    );
-    actions.headlineChanged.connect((_, headline) =>
-      panel.setHeadline(headline)
-    );
-    actions.progressChanged.connect((_, summary) => panel.setProgress(summary));
-    actions.fetchSourceChanged.connect((_, s) =>
-      panel.setFetchSource(
-        s ? { fetchable: s.fetchable, reason: s.reason } : null
-      )
-    );
-    actions.fetched.connect((_, name) => panel.setFetchProgress(name, null));
     // Following a fetch ends with the panel that shows it.
     panel.disposed.connect(() => {
-      actions.dispose();
+      model.dispose();
       fetcher.dispose();
     });
-    fetcher.progress.connect((_, { name, state }) =>
-      panel.setFetchProgress(name, state)
-    );
-    revealer?.changed.connect(() => panel.invalidate());
-    actions.start();
+    model.start();
 
     app.shell.add(panel, 'left', { rank: 600 });
     restorer?.add(panel, 'jupyterlab-junobench:panel');

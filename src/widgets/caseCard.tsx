@@ -11,7 +11,8 @@ import * as React from 'react';
 import type { MissingPart } from '../casebook/runnable';
 import type { ICase } from '../casebook/types';
 import { renderFetchFailure } from '../model/caseFetcher';
-import type { FetchFailure } from '../model/caseFetcher';
+import type { IFetchState } from '../model/caseFetcher';
+import type { CasebookModel } from '../model/casebookModel';
 
 /**
  * The card of one case.
@@ -92,24 +93,13 @@ export function CaseCard(props: CaseCard.IProps): React.ReactElement {
  */
 export namespace CaseCard {
   /** Whether missing cases can be fetched into the casebook from the panel. */
-  export interface IFetchSource {
-    /** Whether "Fetch this case" is offered. */
-    fetchable: boolean;
-    /** Why not, as a sentence, or null. */
-    reason: string | null;
-  }
+  export type IFetchSource = Pick<
+    CasebookModel.IFetchSource,
+    'fetchable' | 'reason'
+  >;
 
   /** How fetching one case stands. */
-  export interface IFetchProgress {
-    /** Running, done or failed. */
-    state: 'running' | 'done' | 'failed';
-    /** Percentage of the current phase, when known. */
-    percent: number | null;
-    /** What is happening, in words. */
-    detail: string;
-    /** Why it failed, as a code (rendered here, in the learner's language). */
-    error: FetchFailure | null;
-  }
+  export type IFetchProgress = IFetchState;
 
   /** What the card shows. */
   export interface IProps {

@@ -19,6 +19,7 @@ import { renderCaseMarker } from '../casebook/messages';
 import { runnability } from '../casebook/runnable';
 import type { ICase } from '../casebook/types';
 import type { CaseStatus } from '../tokens';
+import type { CasebookModel } from '../model/casebookModel';
 import { CaseCard } from './caseCard';
 import { listMove, tabbableRow } from '../model/panelLogic';
 
@@ -82,22 +83,7 @@ export function CaseList(props: CaseList.IProps): React.ReactElement {
  */
 export namespace CaseList {
   /** What a row shows besides its case; each a value compared by identity. */
-  export interface IRowState {
-    /** The learner's status of the case. */
-    status: CaseStatus;
-    /** Whether the case card is open. */
-    expanded: boolean;
-    /** Whether the labels may be shown (the reveal policy). */
-    labelsOpen: boolean;
-    /** Why the labels are hidden ('' when they are not). */
-    labelsWhy: string;
-    /** The README's description, as the case card takes it. */
-    description: string | null | undefined;
-    /** Whether cases can be fetched here, or null when the question does not arise. */
-    fetchSource: CaseCard.IFetchSource | null;
-    /** How fetching the case stands, or null. */
-    fetch: CaseCard.IFetchProgress | null;
-  }
+  export type IRowState = CasebookModel.IRowState;
 
   /** What the rows do; one object for the life of the list, so rows can be memoized. */
   export interface IActions {

@@ -2,18 +2,19 @@
  * The "JunoBench case" side panel: the story of the current working copy in
  * collapsible sections (verdict and reasons, why it crashed, order, hints,
  * diagnose it yourself, environment), following the current notebook as the
- * debugger's sidebar does. Each section is a declarative render of the
- * replay and check models through the `CaseStory`; a new result opens its
- * section and is announced, and the notebook keeps its room.
+ * debugger's sidebar does. The head and the sections are declarative renders
+ * of one model, the `CaseStory` (which follows the replay and check models);
+ * a new result opens its section and is announced, and the notebook keeps
+ * its room.
  *
  * Each fact once: the exception is said in "Why it crashed" only, and the
  * reasons refer to it ("the same error as the replay"); the environment's
  * differences are one line with the table on demand.
  */
 import type { TranslationBundle } from '@jupyterlab/translation';
-import { ReactWidget, SidePanel } from '@jupyterlab/ui-components';
+import { SidePanel, VDomRenderer } from '@jupyterlab/ui-components';
 import type { CommandRegistry } from '@lumino/commands';
-import { Panel, Widget } from '@lumino/widgets';
+import { Panel } from '@lumino/widgets';
 import * as React from 'react';
 
 import { cellName } from '../i18n';
@@ -24,83 +25,38 @@ import type { CaseSection } from '../model/caseStory';
 import { renderFinding } from '../repair/findings';
 import { renderExplanationLine } from '../state/timeline';
 import type { IWorkingCopy } from '../tokens';
-import type { DiagnosisForm } from './diagnosisForm';
+import { DiagnosisForm } from './diagnosisForm';
 import { environmentSummary } from './environmentLine';
 
 /**
- * The case side panel over a `CaseStory`.
+ * The case side panel: a head and the sections, each a render of one
+ * `CaseStory`.
  */
 export class CaseSidePanel extends SidePanel {
   /**
-   * Build the panel and its sections.
+   * Build the panel over its story.
    */
   constructor(options: CaseSidePanel.IOptions) {
     // The sections take their natural height and the panel scrolls as one,
     // like a document (an accordion's split sizes squeeze long sections).
     super({ translator: options.translator, content: new Panel() });
-    const { story, trans } = options;
-    this._story = story;
-    this._bundle = trans;
+    const { trans } = options;
     this.id = 'jp-junobench-case-panel';
     this.addClass('jp-Junobench-casePanel');
     this.title.caption = trans.__('JunoBench case');
     this.node.setAttribute('aria-label', trans.__('JunoBench case'));
 
-    this._head = new Private.Head(options);
-    this.header.addWidget(this._head);
-    for (const section of CASE_SECTIONS) {
-      const widget =
-        section === 'diagnose'
-          ? new Private.DiagnoseSection(options)
-          : new Private.Section(options, section);
-      widget.title.label = CaseSidePanel.sectionLabel(section, trans);
-      widget.addClass('jp-Junobench-caseSection');
-      widget.node.dataset.section = section;
-      // A region of its own, focusable so that its scrolling is reachable
-      // from the keyboard.
-      widget.node.setAttribute('role', 'region');
-      widget.node.setAttribute('aria-label', widget.title.label);
-      widget.id = `jp-junobench-case-section-${section}`;
-      const heading = document.createElement('h3');
-      heading.className = 'jp-Junobench-sectionHeading';
-      const title = document.createElement('button');
-      title.type = 'button';
-      title.className = 'jp-Junobench-sectionTitle';
-      title.dataset.section = section;
-      title.textContent = widget.title.label;
-      title.setAttribute('aria-controls', widget.id);
-      title.addEventListener('click', () => this.toggle(section));
-      heading.appendChild(title);
-      this.content.addWidget(new Widget({ node: heading }));
-      this.content.addWidget(widget);
-      this._titles.set(section, title);
-      this._bodies.set(section, widget);
-      // Only the verdict is open at first; new results open their own section.
-      this._setExpanded(section, section === 'verdict');
-    }
+    const head = new Private.Body(options, Private.Head);
+    head.addClass('jp-Junobench-casePanelHead');
+    this.header.addWidget(head);
+    this.content.addWidget(new Private.Body(options, Private.Sections));
     this.content.addClass('jp-Junobench-caseSections');
     this.content.node.addEventListener('keydown', this._onKeyDown);
-    story.news.connect(this._onNews, this);
-  }
-
-  /** Whether a section is open. */
-  isExpanded(section: CaseSection): boolean {
-    return this._titles.get(section)?.getAttribute('aria-expanded') === 'true';
-  }
-
-  /** Open a section (and keep the others as they are). */
-  expand(section: CaseSection): void {
-    this._setExpanded(section, true);
-  }
-
-  /** Open a closed section, close an open one. */
-  toggle(section: CaseSection): void {
-    this._setExpanded(section, !this.isExpanded(section));
   }
 
   /** Focus the first section's title (the arrow keys move between titles). */
   focusSections(): void {
-    this._titles.get(CASE_SECTIONS[0])?.focus();
+    this._titles()[0]?.focus();
   }
 
   /** Stop listening. */
@@ -108,19 +64,22 @@ export class CaseSidePanel extends SidePanel {
     if (this.isDisposed) {
       return;
     }
-    this._story.news.disconnect(this._onNews, this);
     this.content.node.removeEventListener('keydown', this._onKeyDown);
     super.dispose();
   }
 
-  private _setExpanded(section: CaseSection, open: boolean): void {
-    this._titles.get(section)?.setAttribute('aria-expanded', String(open));
-    this._bodies.get(section)?.setHidden(!open);
+  /** The section titles, in order. */
+  private _titles(): HTMLButtonElement[] {
+    return [
+      ...this.content.node.querySelectorAll<HTMLButtonElement>(
+        'button.jp-Junobench-sectionTitle'
+      )
+    ];
   }
 
   /** Up and Down move between the section titles, Home and End to the ends. */
   private _onKeyDown = (event: KeyboardEvent): void => {
-    const titles = CASE_SECTIONS.map(s => this._titles.get(s)!);
+    const titles = this._titles();
     const index = titles.indexOf(event.target as HTMLButtonElement);
     if (index < 0) {
       return;
@@ -145,22 +104,6 @@ export class CaseSidePanel extends SidePanel {
     event.preventDefault();
     titles[next].focus();
   };
-
-  private _onNews(_: CaseStory, section: CaseSection): void {
-    this.expand(section);
-    this._head.announce(
-      this._bundle.__(
-        'New in %1.',
-        CaseSidePanel.sectionLabel(section, this._bundle)
-      )
-    );
-  }
-
-  private _story: CaseStory;
-  private _bundle: TranslationBundle;
-  private _head: Private.Head;
-  private _titles = new Map<CaseSection, HTMLButtonElement>();
-  private _bodies = new Map<CaseSection, Widget>();
 }
 
 /**
@@ -175,8 +118,6 @@ export namespace CaseSidePanel {
     commands: CommandRegistry;
     /** The command ids the panel runs. */
     commandIds: { showState: string; nextHint: string };
-    /** The self-diagnosis form of a working copy (kept per copy), or null when no progress is kept. */
-    diagnosisFor: (copy: IWorkingCopy) => DiagnosisForm | null;
     /** The translator (for the side panel's own strings). */
     translator?: SidePanel.IOptions['translator'];
     /** Translation bundle. */
@@ -209,150 +150,116 @@ export namespace CaseSidePanel {
  * Non-exported helpers.
  */
 namespace Private {
+  /** A render of the story by one of the components below. */
+  export class Body extends VDomRenderer<CaseStory> {
+    constructor(
+      readonly options: CaseSidePanel.IOptions,
+      readonly view: (props: CaseSidePanel.IOptions) => React.ReactElement
+    ) {
+      super(options.story);
+    }
+
+    protected render(): React.ReactElement {
+      return <this.view {...this.options} />;
+    }
+  }
+
   /** The panel's head: the case's name and the announcement of new results. */
-  export class Head extends ReactWidget {
-    constructor(options: CaseSidePanel.IOptions) {
-      super();
-      this._options = options;
-      this.addClass('jp-Junobench-casePanelHead');
-      options.story.changed.connect(this._changed, this);
-    }
-
-    /** Say something to screen readers (polite). */
-    announce(text: string): void {
-      this._news = text;
-      this.update();
-    }
-
-    dispose(): void {
-      this._options.story.changed.disconnect(this._changed, this);
-      super.dispose();
-    }
-
-    protected render(): JSX.Element {
-      const { story, trans } = this._options;
-      const copy = story.current;
-      return (
-        <>
-          <h2 className="jp-Junobench-casePanelTitle">
-            {copy
-              ? trans.__('Case %1', copy.caseName)
-              : trans.__('No case open')}
-          </h2>
-          {!copy && (
-            <p className="jp-Junobench-casePanelEmpty">
-              {trans.__(
-                'Open a case from the JunoBench panel, or select the notebook of one: its verdict, why it crashed, the order of its cells, hints, your diagnosis and the environment show here.'
-              )}
-            </p>
-          )}
-          <div
-            className="jp-Junobench-casePanelNews"
-            role="status"
-            aria-live="polite"
-          >
-            {this._news}
-          </div>
-        </>
-      );
-    }
-
-    private _changed(): void {
-      // An announcement belongs to the copy it was made for.
-      const copy = this._options.story.current;
-      if (copy !== this._copy) {
-        this._copy = copy;
-        this._news = '';
-      }
-      this.update();
-    }
-
-    private _options: CaseSidePanel.IOptions;
-    private _copy: IWorkingCopy | null = null;
-    private _news = '';
+  export function Head(props: CaseSidePanel.IOptions): React.ReactElement {
+    const { story, trans } = props;
+    const copy = story.current;
+    return (
+      <>
+        <h2 className="jp-Junobench-casePanelTitle">
+          {copy ? trans.__('Case %1', copy.caseName) : trans.__('No case open')}
+        </h2>
+        {!copy && (
+          <p className="jp-Junobench-casePanelEmpty">
+            {trans.__(
+              'Open a case from the JunoBench panel, or select the notebook of one: its verdict, why it crashed, the order of its cells, hints, your diagnosis and the environment show here.'
+            )}
+          </p>
+        )}
+        <div
+          className="jp-Junobench-casePanelNews"
+          role="status"
+          aria-live="polite"
+        >
+          {story.announcement
+            ? trans.__(
+                'New in %1.',
+                CaseSidePanel.sectionLabel(story.announcement, trans)
+              )
+            : ''}
+        </div>
+      </>
+    );
   }
 
-  /** One section, rendered again whenever the story changes. */
-  export class Section extends ReactWidget {
-    constructor(options: CaseSidePanel.IOptions, section: CaseSection) {
-      super();
-      this._options = options;
-      this._section = section;
-      options.story.changed.connect(this._changed, this);
-    }
-
-    dispose(): void {
-      this._options.story.changed.disconnect(this._changed, this);
-      super.dispose();
-    }
-
-    protected render(): JSX.Element | null {
-      const copy = this._options.story.current;
-      if (!copy) {
-        return null;
-      }
-      switch (this._section) {
-        case 'verdict':
-          return <Verdict copy={copy} {...this._options} />;
-        case 'why':
-          return <Why copy={copy} {...this._options} />;
-        case 'order':
-          return <Order copy={copy} {...this._options} />;
-        case 'hints':
-          return <Hints copy={copy} {...this._options} />;
-        case 'environment':
-          return <Environment copy={copy} {...this._options} />;
-        case 'diagnose':
-          return null;
-      }
-    }
-
-    private _changed(): void {
-      this.update();
-    }
-
-    private _options: CaseSidePanel.IOptions;
-    private _section: CaseSection;
+  /** Each section's title (a button that opens and closes it), then its content. */
+  export function Sections(props: CaseSidePanel.IOptions): React.ReactElement {
+    const { story, trans } = props;
+    const copy = story.current;
+    return (
+      <>
+        {CASE_SECTIONS.map(section => {
+          const label = CaseSidePanel.sectionLabel(section, trans);
+          const id = `jp-junobench-case-section-${section}`;
+          const open = story.isExpanded(section);
+          return (
+            <React.Fragment key={section}>
+              <h3 className="jp-Junobench-sectionHeading">
+                <button
+                  type="button"
+                  className="jp-Junobench-sectionTitle"
+                  data-section={section}
+                  aria-controls={id}
+                  aria-expanded={open}
+                  onClick={() => story.toggle(section)}
+                >
+                  {label}
+                </button>
+              </h3>
+              {/* A region of its own, so that its scrolling is reachable from the keyboard. */}
+              <div
+                className="jp-Junobench-caseSection"
+                data-section={section}
+                role="region"
+                aria-label={label}
+                id={id}
+                hidden={!open}
+              >
+                {copy && <Section section={section} copy={copy} {...props} />}
+              </div>
+            </React.Fragment>
+          );
+        })}
+      </>
+    );
   }
 
-  /**
-   * The self-diagnosis section: the current copy's form (one per copy, so
-   * that unsaved choices survive switching notebooks).
-   */
-  export class DiagnoseSection extends Panel {
-    constructor(options: CaseSidePanel.IOptions) {
-      super();
-      this._options = options;
-      options.story.changed.connect(this._changed, this);
-      this._changed();
-    }
-
-    dispose(): void {
-      this._options.story.changed.disconnect(this._changed, this);
-      super.dispose();
-    }
-
-    private _changed(): void {
-      const copy = this._options.story.current;
-      const form = copy ? this._options.diagnosisFor(copy) : null;
-      if (form !== this._form) {
-        this._holder?.node.remove();
-        this._holder?.dispose();
-        this._holder = null;
-        this._form = form;
-        if (form) {
-          form.node.open = true;
-          this._holder = new Widget({ node: document.createElement('div') });
-          this._holder.node.appendChild(form.node);
-          this.addWidget(this._holder);
-        }
+  /** One section's content. */
+  function Section(
+    props: ISectionProps & { section: CaseSection }
+  ): React.ReactElement | null {
+    switch (props.section) {
+      case 'verdict':
+        return <Verdict {...props} />;
+      case 'why':
+        return <Why {...props} />;
+      case 'order':
+        return <Order {...props} />;
+      case 'hints':
+        return <Hints {...props} />;
+      case 'environment':
+        return <Environment {...props} />;
+      case 'diagnose': {
+        const diagnosis = props.story.diagnosis;
+        return (
+          diagnosis && <DiagnosisForm model={diagnosis} trans={props.trans} />
+        );
       }
-      form?.render();
     }
-
-    private _options: CaseSidePanel.IOptions;
-    private _form: DiagnosisForm | null = null;
-    private _holder: Widget | null = null;
   }
 
   /** What a section's component gets. */

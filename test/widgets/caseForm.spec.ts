@@ -3,8 +3,29 @@
  * entry kept, values trimmed, notes listed.
  */
 import { nullTranslator } from '@jupyterlab/translation';
+import { MessageLoop } from '@lumino/messaging';
+import { Widget } from '@lumino/widgets';
+import { act } from 'react';
 
 import { CaseForm, linesBody } from '../../src/widgets/caseForm';
+
+// React renders inside `act` in these tests.
+(
+  globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }
+).IS_REACT_ACT_ENVIRONMENT = true;
+
+/** Type into a field as the browser does: its value, then an input event. */
+function type(field: HTMLInputElement | HTMLTextAreaElement, text: string) {
+  const setter = Object.getOwnPropertyDescriptor(
+    Object.getPrototypeOf(field),
+    'value'
+  )!.set!;
+  act(() => {
+    setter.call(field, text);
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    MessageLoop.flush();
+  });
+}
 
 describe('CaseForm', () => {
   const trans = nullTranslator.load('jupyterlab_junobench');
@@ -23,6 +44,10 @@ describe('CaseForm', () => {
       value: CaseForm.emptyValue('NBspecific_4'),
       notes: ['Inputs 5 ran after the crash and are left out.']
     });
+    act(() => {
+      Widget.attach(form, document.body);
+      MessageLoop.flush();
+    });
     const node = form.node;
     const root = node.querySelector<HTMLInputElement>('[name="rootCause"]')!;
     const list = node.querySelector<HTMLDataListElement>(
@@ -35,14 +60,18 @@ describe('CaseForm', () => {
     );
     expect(node.querySelector('ul')?.textContent).toContain('left out');
 
-    root.value = '  a cause of my own  ';
-    node.querySelector<HTMLTextAreaElement>('[name="data"]')!.value =
-      'data/a.csv\n\n  b.txt \n';
+    type(root, '  a cause of my own  ');
+    type(
+      node.querySelector<HTMLTextAreaElement>('[name="data"]')!,
+      'data/a.csv\n\n  b.txt \n'
+    );
+    // The field shows what was typed, untrimmed.
+    expect(root.value).toBe('  a cause of my own  ');
     const value = form.getValue();
     expect(value.rootCause).toBe('a cause of my own');
     expect(value.data).toEqual(['data/a.csv', 'b.txt']);
     expect(value.name).toBe('NBspecific_4');
-    form.dispose();
+    act(() => form.dispose());
   });
 
   it('shows result lines as text, never as markup', () => {

@@ -180,7 +180,6 @@ describe('CaseSidePanel over a replayed and checked working copy', () => {
       story,
       commands: new CommandRegistry(),
       commandIds: { showState: 'x:state', nextHint: 'x:hint' },
-      diagnosisFor: () => null,
       trans
     });
     const news: CaseSection[] = [];
@@ -265,7 +264,7 @@ describe('CaseSidePanel over a replayed and checked working copy', () => {
       ).toBe(true);
 
       // (b) With every section open, the exception is said once, in "Why it crashed".
-      flush(() => CASE_SECTIONS.forEach(s => side.expand(s)));
+      flush(() => CASE_SECTIONS.forEach(s => story.expand(s)));
       expect(Object.values(expanded())).toEqual(
         CASE_SECTIONS.map(() => 'true')
       );

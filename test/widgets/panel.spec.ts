@@ -1,6 +1,6 @@
 /**
- * The JunoBench side panel over a real CatalogueModel holding the demo
- * casebook (read from disk, no server): typing in the search keeps the same
+ * The JunoBench side panel over a real CasebookModel whose catalogue holds
+ * the demo casebook (read from disk, no server): typing in the search keeps the same
  * input with its caret, a status change renders that case's row only and
  * keeps every row element, a focused row keeps the focus, the keyboard moves
  * between rows, a ticked facet narrows the list, the list pages
@@ -8,6 +8,7 @@
  */
 import * as path from 'path';
 
+import type { Contents } from '@jupyterlab/services';
 import type { ITranslator, TranslationBundle } from '@jupyterlab/translation';
 import { nullTranslator } from '@jupyterlab/translation';
 import { LabIcon } from '@jupyterlab/ui-components';
@@ -18,7 +19,8 @@ import { act } from 'react';
 import type { ICasebook } from '../../src/casebook/types';
 import { loadLocalCasebook } from '../../src/cli/verify';
 import { TRANSLATION_DOMAIN } from '../../src/i18n';
-import { CatalogueModel } from '../../src/model/catalogue';
+import { CasebookModel } from '../../src/model/casebookModel';
+import type { CatalogueModel } from '../../src/model/catalogue';
 import type { CaseStatus } from '../../src/tokens';
 import { CasebookPanel } from '../../src/widgets/panel';
 import {
@@ -30,6 +32,7 @@ import {
 import type { ListMove } from '../../src/model/panelLogic';
 import { emptyQuery } from '../../src/casebook/filter';
 import { caseRecord } from '../casebook/fixtures';
+import { MemoryManager, ScriptedFetcher } from '../model/fakes';
 
 // React renders inside `act` in these tests.
 (
@@ -111,20 +114,29 @@ function harness(book: ICasebook): IHarness {
   const statusOf = (name: string) => statuses.get(name) ?? 'not-started';
   const opened: string[] = [];
   const described: string[] = [];
-  const model = new CatalogueModel();
+  const manager = new MemoryManager({ demo: book });
+  void manager.load('demo');
+  const casebook = new CasebookModel({
+    manager,
+    fetcher: new ScriptedFetcher(),
+    // Each README says what its case is about; the reads are recorded.
+    contents: {
+      get: async (file: string) => {
+        const c = book.cases.find(x => file.includes(`/${x.files.folder}/`))!;
+        described.push(c.name);
+        return { content: `About ${c.name}.` } as Contents.IModel;
+      }
+    }
+  });
+  const model = casebook.catalogue;
   model.setStatusOf(statusOf);
   model.casebook = book;
   const panel = new CasebookPanel({
-    model,
+    model: casebook,
     icon,
     translator,
-    statusOf,
     onOpen: name => {
       opened.push(name);
-    },
-    describe: async c => {
-      described.push(c.name);
-      return `About ${c.name}.`;
     }
   });
   flush(() => Widget.attach(panel, document.body));
@@ -266,7 +278,7 @@ describe('CasebookPanel over the demo casebook', () => {
 
   it('renders every row again on invalidate()', () => {
     const rendered = new Map(h.renders);
-    flush(() => h.panel.invalidate());
+    flush(() => h.panel.model.invalidate());
     for (const [name, n] of rendered) {
       expect([name, h.renders.get(name)]).toEqual([name, n + 1]);
     }

@@ -1,16 +1,19 @@
 /**
- * PanelActions, the model behind the side panel's wiring, over a real
+ * CasebookModel, the model behind the side panel's wiring, over a real
  * catalogue, a real progress tracker and a real StateDB: the workshop's
  * playlist is listed in its order, the "Runnable here" choice starts from the
  * casebook and is remembered per casebook, the fetch source is asked once
  * per casebook, a stale answer is dropped and the server's reason is worded
  * through the translation function, a fetched case reloads only the
  * casebook it was fetched into, and a README is read only for a case folder.
+ * The list's own state lives here too: open cards, the current row, the page
+ * limit (back to one page on a new query), a README read once per case, how
+ * each fetch stands, the backup and the reveal's labels, each change said
+ * on `stateChanged`.
  */
 import type { Contents } from '@jupyterlab/services';
 import { StateDB } from '@jupyterlab/statedb';
 import { PromiseDelegate } from '@lumino/coreutils';
-import type { ISignal } from '@lumino/signaling';
 import { Signal } from '@lumino/signaling';
 
 import type { ICase, ICasebook } from '../../src/casebook/types';
@@ -20,16 +23,14 @@ import type {
 } from '../../src/model/caseFetcher';
 import { english } from '../../src/i18n';
 import { CatalogueModel } from '../../src/model/catalogue';
-import { PanelActions } from '../../src/model/panelActions';
+import { CasebookModel } from '../../src/model/casebookModel';
 import type { ServerProblem } from '../../src/model/serverProblems';
 import { ProgressTracker } from '../../src/progress/tracker';
-import type {
-  IActiveWorkshop,
-  ICasebookManager,
-  IWorkshopManager
-} from '../../src/tokens';
+import { PAGE } from '../../src/model/panelLogic';
+import type { IActiveWorkshop, IWorkshopManager } from '../../src/tokens';
 import type { IWorkshop } from '../../src/workshop/workshop';
 import { caseRecord } from '../casebook/fixtures';
+import { MemoryManager, ScriptedFetcher } from './fakes';
 
 /** A case that can run here (a folder with its reproduced notebook). */
 const runnable = (name: string): ICase =>
@@ -55,47 +56,6 @@ const book = (name: string, cases: ICase[]): ICasebook => ({
   problems: [],
   hasDiagnoses: false
 });
-
-/** A casebook manager over casebooks held in memory, by path. */
-class MemoryManager implements ICasebookManager {
-  constructor(readonly books: Record<string, ICasebook>) {}
-  casebook: ICasebook | null = null;
-  path = '';
-  loading = false;
-  error: string | null = null;
-  loads: string[] = [];
-  get changed(): ISignal<ICasebookManager, void> {
-    return this._changed;
-  }
-  async load(path = ''): Promise<void> {
-    this.loads.push(path);
-    const found = this.books[path] ?? null;
-    this.casebook = found;
-    this.path = found ? path : '';
-    this.error = found ? null : `no casebook at ${path}`;
-    this._changed.emit();
-  }
-  find(name: string): ICase | null {
-    return this.casebook?.cases.find(c => c.name === name) ?? null;
-  }
-  private _changed = new Signal<ICasebookManager, void>(this);
-}
-
-/** A fetcher whose answers the test gives, one pending request at a time. */
-class ScriptedFetcher {
-  sources: string[] = [];
-  fetches: Array<[string, string]> = [];
-  sourceAnswer = new PromiseDelegate<IFetchSourceState>();
-  fetchAnswer = new PromiseDelegate<IFetchState>();
-  source(path: string): Promise<IFetchSourceState> {
-    this.sources.push(path);
-    return this.sourceAnswer.promise;
-  }
-  fetch(path: string, name: string): Promise<IFetchState> {
-    this.fetches.push([path, name]);
-    return this.fetchAnswer.promise;
-  }
-}
 
 /** A workshop manager with a workshop already active. */
 function activeWorkshop(workshop: Partial<IWorkshop>): IWorkshopManager {
@@ -145,7 +105,7 @@ const settle = () => new Promise(resolve => setTimeout(resolve, 0));
 /** Contents that serve READMEs and record what was read. */
 function readmes(files: Record<string, string>) {
   const read: string[] = [];
-  const contents: PanelActions.Reader = {
+  const contents: CasebookModel.Reader = {
     get: async (path: string) => {
       read.push(path);
       if (!(path in files)) {
@@ -157,7 +117,7 @@ function readmes(files: Record<string, string>) {
   return { contents, read };
 }
 
-describe('PanelActions', () => {
+describe('CasebookModel', () => {
   let manager: MemoryManager;
   let fetcher: ScriptedFetcher;
   let catalogue: CatalogueModel;
@@ -172,8 +132,8 @@ describe('PanelActions', () => {
   });
 
   /** Actions over the shared parts plus `more`. */
-  const make = (more: Partial<PanelActions.IOptions> = {}) =>
-    new PanelActions({
+  const make = (more: Partial<CasebookModel.IOptions> = {}) =>
+    new CasebookModel({
       manager,
       catalogue,
       fetcher,
@@ -184,7 +144,7 @@ describe('PanelActions', () => {
   it('emits nothing before start, then the headline of the casebook', async () => {
     await manager.load('full');
     const actions = make();
-    const headlines: PanelActions.IHeadline[] = [];
+    const headlines: CasebookModel.IHeadline[] = [];
     actions.headlineChanged.connect((_, h) => headlines.push(h));
     await manager.load('nowhere');
     expect(headlines).toEqual([]);
@@ -205,7 +165,7 @@ describe('PanelActions', () => {
       timeBoxMinutes: 30
     });
     const actions = make({ workshops, now: () => 0 });
-    const shown: Array<PanelActions.IWorkshopView | null> = [];
+    const shown: Array<CasebookModel.IWorkshopView | null> = [];
     actions.workshopChanged.connect((_, w) => shown.push(w));
     actions.start();
     expect(catalogue.casebook?.cases.map(c => c.name)).toEqual(['b_3', 'b_1']);
@@ -229,7 +189,7 @@ describe('PanelActions', () => {
       statuses,
       workshops: activeWorkshop({ cases: ['b_1', 'b_2'] })
     });
-    const progress: PanelActions.Progress[] = [];
+    const progress: CasebookModel.Progress[] = [];
     actions.progressChanged.connect((_, p) => progress.push(p));
     actions.start();
     expect(progress.map(p => [p.total, p.crashed])).toEqual([[2, 0]]);
@@ -300,7 +260,7 @@ describe('PanelActions', () => {
   it('asks about fetching once per casebook and drops a stale answer', async () => {
     await manager.load('sparse');
     const actions = make();
-    const sources: Array<PanelActions.IFetchSource | null> = [];
+    const sources: Array<CasebookModel.IFetchSource | null> = [];
     actions.fetchSourceChanged.connect((_, s) => sources.push(s));
     actions.start();
     const stale = fetcher.sourceAnswer;
@@ -336,7 +296,7 @@ describe('PanelActions', () => {
     const actions = make({
       translate: (msgid, ...args) => english(msgid.toUpperCase(), ...args)
     });
-    const sources: Array<PanelActions.IFetchSource | null> = [];
+    const sources: Array<CasebookModel.IFetchSource | null> = [];
     actions.fetchSourceChanged.connect((_, s) => sources.push(s));
     actions.start();
     fetcher.sourceAnswer.resolve(
@@ -352,7 +312,7 @@ describe('PanelActions', () => {
   it('says nothing of fetching for a casebook that is not a sparse copy', async () => {
     await manager.load('full');
     const actions = make();
-    const sources: Array<PanelActions.IFetchSource | null> = [];
+    const sources: Array<CasebookModel.IFetchSource | null> = [];
     actions.fetchSourceChanged.connect((_, s) => sources.push(s));
     actions.start();
     fetcher.sourceAnswer.resolve(
@@ -423,5 +383,151 @@ describe('PanelActions', () => {
     expect(emitted).toBe(1);
     expect(fetcher.sources).toEqual(['full']);
     expect(catalogue.casebook?.name).toBe('full');
+  });
+
+  it("keeps the list's own state: open cards, the current row and the page", async () => {
+    await manager.load('full');
+    const model = make();
+    model.start();
+    let changes = 0;
+    model.stateChanged.connect(() => changes++);
+    const b1 = manager.find('b_1')!;
+    expect(model.rowState(b1).expanded).toBe(false);
+    model.toggle('b_1');
+    expect(model.rowState(b1).expanded).toBe(true);
+    expect(model.rowState(manager.find('b_2')!).expanded).toBe(false);
+    model.toggle('b_1');
+    expect(model.rowState(b1).expanded).toBe(false);
+    model.setCurrent('b_2');
+    model.setCurrent('b_2');
+    expect(model.current).toBe('b_2');
+    expect(changes).toBe(3);
+    model.showMore();
+    model.showMore();
+    expect(model.limit).toBe(3 * PAGE);
+    // A new query starts the list at its first page again.
+    catalogue.setText('b');
+    expect(model.limit).toBe(PAGE);
+    const generation = model.generation;
+    model.invalidate();
+    expect(model.generation).toBe(generation + 1);
+    model.dispose();
+  });
+
+  it("reads a case's README once for its card, and says when it is read", async () => {
+    await manager.load('sparse');
+    const { contents, read } = readmes({
+      'sparse/benchmark/a_3/README.md':
+        '# a_3\n\nA model that never converges.\n'
+    });
+    const model = make({ contents });
+    const a3 = manager.find('a_3')!;
+    expect(model.rowState(a3).description).toBeUndefined();
+    // A case without a README has nothing to read.
+    const noReadme = { ...a3, files: { ...a3.files, readme: false } };
+    expect(model.rowState(noReadme).description).toBeNull();
+    const changed = new PromiseDelegate<void>();
+    let changes = 0;
+    model.stateChanged.connect(() => {
+      changes++;
+      changed.resolve();
+    });
+    model.requestDescription(a3);
+    model.requestDescription(a3);
+    expect(model.rowState(a3).description).toBeUndefined();
+    await changed.promise;
+    expect(model.rowState(a3).description).toContain('never converges');
+    model.requestDescription(a3);
+    expect(read).toEqual(['sparse/benchmark/a_3/README.md']);
+    expect(changes).toBe(1);
+    // A README that cannot be read leaves the card without a description.
+    const a1 = runnable('a_1');
+    model.requestDescription(a1);
+    await settle();
+    expect(model.rowState(a1).description).toBe('');
+    model.dispose();
+  });
+
+  it('follows how a fetch stands until the casebook is reloaded with the case', async () => {
+    await manager.load('sparse');
+    const model = make();
+    model.start();
+    const a1 = manager.find('a_1')!;
+    expect(model.rowState(a1).fetch).toBeNull();
+    const done = model.fetchCase('a_1');
+    expect(model.rowState(a1).fetch?.state).toBe('running');
+    expect(model.rowState(manager.find('a_2')!).fetch).toBeNull();
+    fetcher.fetchAnswer.resolve({
+      state: 'done',
+      percent: 100,
+      detail: '',
+      error: null
+    });
+    await done;
+    expect(model.rowState(manager.find('a_1')!).fetch).toBeNull();
+    model.dispose();
+  });
+
+  it('keeps a failed fetch on its row, with its reason', async () => {
+    await manager.load('sparse');
+    const model = make();
+    model.start();
+    const done = model.fetchCase('a_2');
+    fetcher.fetchAnswer.resolve({
+      state: 'failed',
+      percent: null,
+      detail: '',
+      error: { code: 'unreachable', detail: 'down' }
+    } as IFetchState);
+    await done;
+    expect(model.rowState(manager.find('a_2')!).fetch).toMatchObject({
+      state: 'failed',
+      error: { code: 'unreachable' }
+    });
+    model.dispose();
+  });
+
+  it("shows a case's labels as the reveal says, and renders every row again when it changes", async () => {
+    await manager.load('full');
+    const changed = new Signal<unknown, void>({});
+    const open = new Set(['b_1']);
+    const model = make({
+      revealer: {
+        state: name => ({
+          canReveal: open.has(name),
+          canGiveUp: false,
+          why: `not yet for ${name}`
+        }),
+        changed
+      }
+    });
+    const row = (name: string) => model.rowState(manager.find(name)!);
+    expect([row('b_1').labelsOpen, row('b_1').labelsWhy]).toEqual([true, '']);
+    expect([row('b_2').labelsOpen, row('b_2').labelsWhy]).toEqual([
+      false,
+      'not yet for b_2'
+    ]);
+    const generation = model.generation;
+    open.add('b_2');
+    changed.emit();
+    expect(model.generation).toBe(generation + 1);
+    expect(row('b_2').labelsOpen).toBe(true);
+    model.dispose();
+    changed.emit();
+    expect(model.generation).toBe(generation + 1);
+  });
+
+  it("says how the progress backup stands, from the tracker's", async () => {
+    await manager.load('full');
+    expect(make().backup).toBeNull();
+    const statuses = new ProgressTracker({ state: new StateDB() });
+    const model = make({ statuses });
+    let changes = 0;
+    model.stateChanged.connect(() => changes++);
+    statuses.setCasebook('full');
+    expect(changes).toBeGreaterThan(0);
+    expect(model.backup).toEqual(statuses.backupState);
+    expect(model.backup).toMatchObject({ pending: false, error: null });
+    model.dispose();
   });
 });

@@ -1,9 +1,10 @@
 /**
- * What the JunoBench side panel shows and does besides the case list itself:
- * the workshop's playlist, the headline and progress, whether cases can be
- * fetched into the casebook, fetching one, the "Runnable here" choice
- * remembered per casebook, and a case's description. No DOM; the panel
- * plugin forwards the signals to the panel.
+ * The model the JunoBench side panel renders: the catalogue (casebook, query,
+ * facets), the workshop's playlist, the headline, progress and backup,
+ * whether cases can be fetched into the casebook and how each fetch stands,
+ * the "Runnable here" choice remembered per casebook, and the list's own
+ * state (open cards, their README descriptions, the current row, the page
+ * limit). No DOM; the panel renders it on `stateChanged`.
  */
 import { PathExt } from '@jupyterlab/coreutils';
 import type { Contents } from '@jupyterlab/services';
@@ -19,10 +20,16 @@ import type { IProgressTracker } from '../progress/interfaces';
 import type { RevealPolicy } from '../repair/reveal';
 import { english } from '../i18n';
 import type { Translate } from '../i18n';
-import type { ICasebookManager, IWorkshopManager } from '../tokens';
+import type {
+  CaseStatus,
+  ICasebookManager,
+  IRevealer,
+  IWorkshopManager
+} from '../tokens';
 import { playlist, timeBox } from '../workshop/playlist';
-import type { CaseFetcher } from './caseFetcher';
-import type { CatalogueModel } from './catalogue';
+import type { CaseFetcher, IFetchState } from './caseFetcher';
+import { CatalogueModel } from './catalogue';
+import { PAGE } from './panelLogic';
 import { renderServerProblem } from './serverProblems';
 
 /** IStateDB key of the "Runnable here" choice, per casebook path. */
@@ -30,16 +37,17 @@ const RUNNABLE_KEY = 'jupyterlab-junobench:runnable-only';
 
 /**
  * Keeps the case list in step with the casebook, the workshop, the learner's
- * progress and the remembered "Runnable here" choice, and fetches cases.
+ * progress, the reveal and the remembered "Runnable here" choice, fetches
+ * cases and reads their READMEs.
  */
-export class PanelActions implements IDisposable {
+export class CasebookModel implements IDisposable {
   /**
    * Follow the casebook (and the workshop and progress, when given); nothing
    * is emitted before `start`.
    */
-  constructor(options: PanelActions.IOptions) {
+  constructor(options: CasebookModel.IOptions) {
     this._manager = options.manager;
-    this._catalogue = options.catalogue;
+    this.catalogue = options.catalogue ?? new CatalogueModel();
     this._fetcher = options.fetcher;
     this._contents = options.contents;
     this._statuses = options.statuses ?? null;
@@ -47,12 +55,16 @@ export class PanelActions implements IDisposable {
     this._state = options.state ?? null;
     this._now = options.now ?? Date.now;
     this._translate = options.translate ?? english;
+    this._revealer = options.revealer ?? null;
 
     const statuses = this._statuses;
     if (statuses) {
-      this._catalogue.setStatusOf(name => statuses.statusOf(name));
+      this.catalogue.setStatusOf(name => statuses.statusOf(name));
       statuses.changed.connect(this._onStatuses, this);
+      statuses.backupChanged.connect(this._onBackup, this);
     }
+    this._fetcher.progress.connect(this._onFetchProgress, this);
+    this._revealer?.changed.connect(this.invalidate, this);
     const state = this._state;
     this._stateLoaded = state
       ? state
@@ -64,21 +76,69 @@ export class PanelActions implements IDisposable {
           })
           .catch(() => undefined)
       : Promise.resolve();
-    this._catalogue.changed.connect(this._onQuery, this);
+    this.catalogue.changed.connect(this._onQuery, this);
+  }
+
+  /** The case list's model: casebook, query, visible cases and facets. */
+  readonly catalogue: CatalogueModel;
+
+  /** Emitted when anything the panel shows changes. */
+  get stateChanged(): ISignal<this, void> {
+    return this._stateChanged;
+  }
+
+  /** What the panel shows of the active workshop, or null. */
+  get workshop(): CasebookModel.IWorkshopView | null {
+    return this._workshop;
+  }
+
+  /** The casebook's loading state and error. */
+  get headline(): CasebookModel.IHeadline {
+    return this._headline;
+  }
+
+  /** The learner's progress over the cases listed, or null when none is kept. */
+  get progress(): CasebookModel.Progress | null {
+    return this._progress;
+  }
+
+  /** How the progress backup stands, or null when no progress is kept. */
+  get backup(): CasebookModel.Backup | null {
+    return this._statuses?.backupState ?? null;
+  }
+
+  /** Whether cases can be fetched into the casebook, or null when the question does not arise. */
+  get fetchSource(): CasebookModel.IFetchSource | null {
+    return this._fetchSource;
+  }
+
+  /** How many of the visible cases are rendered ("Show more" adds a page). */
+  get limit(): number {
+    return this._limit;
+  }
+
+  /** The case whose row was focused last, or null. */
+  get current(): string | null {
+    return this._current;
+  }
+
+  /** Bumped when every row must render again (the reveal changed). */
+  get generation(): number {
+    return this._generation;
   }
 
   /** Emitted with what the panel shows of the active workshop (null: none). */
-  get workshopChanged(): ISignal<this, PanelActions.IWorkshopView | null> {
+  get workshopChanged(): ISignal<this, CasebookModel.IWorkshopView | null> {
     return this._workshopChanged;
   }
 
   /** Emitted with the casebook's loading state and error. */
-  get headlineChanged(): ISignal<this, PanelActions.IHeadline> {
+  get headlineChanged(): ISignal<this, CasebookModel.IHeadline> {
     return this._headlineChanged;
   }
 
   /** Emitted with the learner's progress over the cases listed. */
-  get progressChanged(): ISignal<this, PanelActions.Progress> {
+  get progressChanged(): ISignal<this, CasebookModel.Progress> {
     return this._progressChanged;
   }
 
@@ -87,7 +147,7 @@ export class PanelActions implements IDisposable {
    * (why not in words, translated), or null when the question does not arise
    * (the casebook is not a sparse copy, or the server has not answered yet).
    */
-  get fetchSourceChanged(): ISignal<this, PanelActions.IFetchSource | null> {
+  get fetchSourceChanged(): ISignal<this, CasebookModel.IFetchSource | null> {
     return this._fetchSourceChanged;
   }
 
@@ -126,6 +186,8 @@ export class PanelActions implements IDisposable {
     const result = await this._fetcher.fetch(path, name);
     if (result.state === 'done' && this._manager.path === path) {
       await this._manager.load(path);
+      this._fetches.delete(name);
+      this._stateChanged.emit();
       this._fetched.emit(name);
     }
   }
@@ -147,6 +209,66 @@ export class PanelActions implements IDisposable {
       : null;
   }
 
+  /** Open a case's card, or close it. */
+  toggle(name: string): void {
+    if (!this._expanded.delete(name)) {
+      this._expanded.add(name);
+    }
+    this._stateChanged.emit();
+  }
+
+  /** A row took the focus: it is the one in the tab order from now on. */
+  setCurrent(name: string): void {
+    if (this._current !== name) {
+      this._current = name;
+      this._stateChanged.emit();
+    }
+  }
+
+  /** Render a page more of the visible cases. */
+  showMore(): void {
+    this._limit += PAGE;
+    this._stateChanged.emit();
+  }
+
+  /** Render every row again (e.g. after the reveal policy changed). */
+  invalidate(): void {
+    this._generation++;
+    this._stateChanged.emit();
+  }
+
+  /** Read a case's README once, for its card (its row shows it when read). */
+  requestDescription(c: ICase): void {
+    if (this._descriptions.has(c.name)) {
+      return;
+    }
+    this._descriptions.set(c.name, null);
+    const described = (text: string) => {
+      this._descriptions.set(c.name, text);
+      this._stateChanged.emit();
+    };
+    void this.describe(c).then(
+      text => described(text ?? ''),
+      () => described('')
+    );
+  }
+
+  /** What a case's row shows besides the case; each a value compared by identity. */
+  rowState(c: ICase): CasebookModel.IRowState {
+    const labels = this._revealer?.state(c.name);
+    const known = this._descriptions.get(c.name);
+    return {
+      status: this.catalogue.statusOf(c.name),
+      expanded: this._expanded.has(c.name),
+      labelsOpen: labels?.canReveal ?? true,
+      labelsWhy: labels && !labels.canReveal ? labels.why : '',
+      // Being read (null in the map) shows as not read yet.
+      description: c.files.readme ? (known ?? undefined) : null,
+      fetchSource: this._fetchSource,
+      fetch: this._fetches.get(c.name) ?? null
+    };
+  }
+
   /** Stop following the casebook, the workshop and the progress. */
   dispose(): void {
     if (this._isDisposed) {
@@ -156,7 +278,10 @@ export class PanelActions implements IDisposable {
     this._manager.changed.disconnect(this._onCasebook, this);
     this._workshops?.changed.disconnect(this._sync, this);
     this._statuses?.changed.disconnect(this._onStatuses, this);
-    this._catalogue.changed.disconnect(this._onQuery, this);
+    this._statuses?.backupChanged.disconnect(this._onBackup, this);
+    this._fetcher.progress.disconnect(this._onFetchProgress, this);
+    this._revealer?.changed.disconnect(this.invalidate, this);
+    this.catalogue.changed.disconnect(this._onQuery, this);
     Signal.clearData(this);
   }
 
@@ -173,7 +298,7 @@ export class PanelActions implements IDisposable {
     if (!statuses) {
       return;
     }
-    this._catalogue.setStatusOf(name => statuses.statusOf(name));
+    this.catalogue.setStatusOf(name => statuses.statusOf(name));
     this._emitProgress();
   }
 
@@ -185,38 +310,36 @@ export class PanelActions implements IDisposable {
       active && manager.casebook
         ? playlist(manager.casebook, active.workshop)
         : null;
-    this._catalogue.casebook = list ? list.casebook : manager.casebook;
-    this._workshopChanged.emit(
-      active
-        ? {
-            title: active.workshop.title,
-            description: active.workshop.description,
-            revealPolicy: active.workshop.revealPolicy,
-            endsAt:
-              timeBox(
-                active.startedAt,
-                active.workshop.timeBoxMinutes,
-                this._now()
-              )?.endsAt ?? null,
-            missing: list?.missing ?? []
-          }
-        : null
-    );
-    this._headlineChanged.emit({
-      loading: manager.loading,
-      error: manager.error
-    });
+    this.catalogue.casebook = list ? list.casebook : manager.casebook;
+    this._workshop = active
+      ? {
+          title: active.workshop.title,
+          description: active.workshop.description,
+          revealPolicy: active.workshop.revealPolicy,
+          endsAt:
+            timeBox(
+              active.startedAt,
+              active.workshop.timeBoxMinutes,
+              this._now()
+            )?.endsAt ?? null,
+          missing: list?.missing ?? []
+        }
+      : null;
+    this._workshopChanged.emit(this._workshop);
+    this._headline = { loading: manager.loading, error: manager.error };
+    this._headlineChanged.emit(this._headline);
+    this._stateChanged.emit();
     this._emitProgress();
   }
 
   /** The progress over the cases listed, when progress is kept. */
   private _emitProgress(): void {
     if (this._statuses) {
-      this._progressChanged.emit(
-        this._statuses.summary(
-          this._catalogue.casebook?.cases.map(c => c.name) ?? []
-        )
+      this._progress = this._statuses.summary(
+        this.catalogue.casebook?.cases.map(c => c.name) ?? []
       );
+      this._progressChanged.emit(this._progress);
+      this._stateChanged.emit();
     }
   }
 
@@ -227,12 +350,12 @@ export class PanelActions implements IDisposable {
       return;
     }
     this._sourceFor = path;
-    this._fetchSourceChanged.emit(null);
+    this._setFetchSource(null);
     void this._fetcher.source(path).then(s => {
       if (this._manager.path === path && !this._isDisposed) {
         // Only a sparse copy can take fetched cases; for any other
         // casebook the question does not arise.
-        this._fetchSourceChanged.emit(
+        this._setFetchSource(
           s.source !== null
             ? {
                 allowed: s.allowed,
@@ -261,12 +384,38 @@ export class PanelActions implements IDisposable {
     const stored = this._runnableChoices[this._manager.path];
     this._runnableShown =
       typeof stored === 'boolean' ? stored : mostlyIncomplete(book.cases);
-    this._catalogue.setRunnableOnly(this._runnableShown);
+    this.catalogue.setRunnableOnly(this._runnableShown);
   }
 
-  /** Remember the learner's own "Runnable here" choice for the casebook. */
+  /** The backup's state changed. */
+  private _onBackup(): void {
+    this._stateChanged.emit();
+  }
+
+  /** A fetch moved on. */
+  private _onFetchProgress(
+    _: unknown,
+    { name, state }: { name: string; state: IFetchState }
+  ): void {
+    this._fetches.set(name, state);
+    this._stateChanged.emit();
+  }
+
+  /** Whether cases can be fetched here changed. */
+  private _setFetchSource(source: CasebookModel.IFetchSource | null): void {
+    this._fetchSource = source;
+    this._fetchSourceChanged.emit(source);
+    this._stateChanged.emit();
+  }
+
+  /**
+   * A new query, casebook or statuses: the list starts at its first page, and
+   * the learner's own "Runnable here" choice is remembered for the casebook.
+   */
   private _onQuery(): void {
-    const on = this._catalogue.query.runnableOnly ?? false;
+    this._limit = PAGE;
+    this._stateChanged.emit();
+    const on = this.catalogue.query.runnableOnly ?? false;
     if (
       this._runnableFor !== null &&
       this._runnableFor === this._manager.path &&
@@ -282,9 +431,8 @@ export class PanelActions implements IDisposable {
   }
 
   private readonly _manager: ICasebookManager;
-  private readonly _catalogue: CatalogueModel;
-  private readonly _fetcher: PanelActions.Fetcher;
-  private readonly _contents: PanelActions.Reader;
+  private readonly _fetcher: CasebookModel.IFetcher;
+  private readonly _contents: CasebookModel.Reader;
   private readonly _statuses: IProgressTracker | null;
   private readonly _workshops: IWorkshopManager | null;
   private readonly _state: IStateDB | null;
@@ -303,29 +451,50 @@ export class PanelActions implements IDisposable {
    */
   private _runnableShown = false;
   private _runnableChoices: Record<string, boolean> = {};
+  private readonly _revealer: CasebookModel.IRevealerPart | null;
+  private _workshop: CasebookModel.IWorkshopView | null = null;
+  private _headline: CasebookModel.IHeadline = { loading: false, error: null };
+  private _progress: CasebookModel.Progress | null = null;
+  private _fetchSource: CasebookModel.IFetchSource | null = null;
+  private _fetches = new Map<string, IFetchState>();
+  private _expanded = new Set<string>();
+  private _descriptions = new Map<string, string | null>();
+  private _current: string | null = null;
+  private _limit = PAGE;
+  private _generation = 0;
+  private readonly _stateChanged = new Signal<this, void>(this);
   private readonly _workshopChanged = new Signal<
     this,
-    PanelActions.IWorkshopView | null
+    CasebookModel.IWorkshopView | null
   >(this);
-  private readonly _headlineChanged = new Signal<this, PanelActions.IHeadline>(
+  private readonly _headlineChanged = new Signal<this, CasebookModel.IHeadline>(
     this
   );
-  private readonly _progressChanged = new Signal<this, PanelActions.Progress>(
+  private readonly _progressChanged = new Signal<this, CasebookModel.Progress>(
     this
   );
   private readonly _fetchSourceChanged = new Signal<
     this,
-    PanelActions.IFetchSource | null
+    CasebookModel.IFetchSource | null
   >(this);
   private readonly _fetched = new Signal<this, string>(this);
 }
 
 /**
- * Options and types of PanelActions.
+ * Options and types of CasebookModel.
  */
-export namespace PanelActions {
+export namespace CasebookModel {
   /** The part of a case fetcher the panel uses. */
-  export type Fetcher = Pick<CaseFetcher, 'fetch' | 'source'>;
+  export interface IFetcher extends Pick<CaseFetcher, 'fetch' | 'source'> {
+    /** Emitted with how a fetch stands, as it moves on. */
+    readonly progress: ISignal<unknown, { name: string; state: IFetchState }>;
+  }
+
+  /** The part of the revealer the list uses (whether a case's labels may show). */
+  export interface IRevealerPart extends Pick<IRevealer, 'state'> {
+    /** Emitted when the policy or the learner's progress changes. */
+    readonly changed: ISignal<unknown, void>;
+  }
 
   /** The part of the contents manager the panel uses (reading READMEs). */
   export type Reader = Pick<Contents.IManager, 'get'>;
@@ -334,16 +503,18 @@ export namespace PanelActions {
   export interface IOptions {
     /** The casebook. */
     manager: ICasebookManager;
-    /** The case list's model (casebook, query, statuses). */
-    catalogue: CatalogueModel;
+    /** The case list's model (casebook, query, statuses); a new one by default. */
+    catalogue?: CatalogueModel;
     /** Fetches missing cases through the server. */
-    fetcher: Fetcher;
+    fetcher: IFetcher;
     /** Reads the cases' READMEs. */
     contents: Reader;
     /** The learner's progress, for badges and the progress summary. */
     statuses?: IProgressTracker | null;
     /** The workshop, whose playlist the panel lists. */
     workshops?: IWorkshopManager | null;
+    /** The reveal, which keeps a case's labels hidden until it opens. */
+    revealer?: IRevealerPart | null;
     /** Where the "Runnable here" choices are remembered. */
     state?: IStateDB | null;
     /** The clock, in ms since the epoch (default `Date.now`). */
@@ -388,4 +559,25 @@ export namespace PanelActions {
 
   /** The learner's progress over the cases listed. */
   export type Progress = ReturnType<IProgressTracker['summary']>;
+
+  /** How the progress backup file stands. */
+  export type Backup = IProgressTracker['backupState'];
+
+  /** What a case's row shows besides the case. */
+  export interface IRowState {
+    /** The learner's status of the case. */
+    status: CaseStatus;
+    /** Whether the case card is open. */
+    expanded: boolean;
+    /** Whether the labels may be shown (the reveal policy). */
+    labelsOpen: boolean;
+    /** Why the labels are hidden ('' when they are not). */
+    labelsWhy: string;
+    /** The README's description: undefined while read, '' without one, null without a README. */
+    description: string | null | undefined;
+    /** Whether cases can be fetched here, or null when the question does not arise. */
+    fetchSource: IFetchSource | null;
+    /** How fetching the case stands, or null. */
+    fetch: IFetchState | null;
+  }
 }
