@@ -69,15 +69,16 @@ class Report:
         return self.value
 
 
-def excluded(name: str, case: str) -> bool:
-    """Whether an entry of the case folder stays out of the copy (the answer key and notebooks)."""
+def excluded(name: str, case: str, plain: bool = False) -> bool:
+    """Whether an entry of the case folder stays out of the copy: the answer key, and but for a
+    ``plain`` copy (the unwatched run's, which looks like the case folder) the notebooks."""
     low = name.lower()
     stem = case.lower()
     return (
-        low.endswith(".ipynb")
-        or low == ".ipynb_checkpoints"
-        or low.startswith((f"{stem}_fixed", f"{stem}_reproduced"))
+        low == ".ipynb_checkpoints"
+        or low.startswith(f"{stem}_fixed")
         or low in CASEBOOK_ANSWERS
+        or (not plain and (low.endswith(".ipynb") or low.startswith(f"{stem}_reproduced")))
     )
 
 
@@ -87,13 +88,15 @@ def answer_names(case: str) -> re.Pattern[str]:
     return re.compile("|".join(words), re.IGNORECASE)
 
 
-def copy_case(source: str, target: str, case: str) -> tuple[list[str], int]:
-    """Copy the case folder without its answer key; the copied files (absolute) and their bytes."""
+def copy_case(source: str, target: str, case: str, plain: bool = False) -> tuple[list[str], int]:
+    """Copy the case folder without its answer key, its files read-only (``plain``: the
+    notebooks but the fixed one kept, the files writable, as in the case folder); the copied
+    files (absolute) and their bytes."""
     files: list[str] = []
     size = 0
 
     def ignore(folder: str, names: list[str]) -> set[str]:
-        return {n for n in names if excluded(n, case)}
+        return {n for n in names if excluded(n, case, plain)}
 
     shutil.copytree(source, target, ignore=ignore, symlinks=False, dirs_exist_ok=True)
     for folder, _dirs, names in os.walk(target):
@@ -102,7 +105,8 @@ def copy_case(source: str, target: str, case: str) -> tuple[list[str], int]:
             st = os.lstat(path)
             size += st.st_size
             files.append(path)
-            os.chmod(path, st.st_mode & ~0o222)
+            if not plain:
+                os.chmod(path, st.st_mode & ~0o222)
     return files, size
 
 
@@ -359,12 +363,14 @@ def perturb_inputs(files: list[str], seed: int) -> dict[str, list[str]]:
 
 
 def enter(token: str, case_folder: str, casebook: str | None, case: str, root: str | None = None,
-          perturb: int | None = None) -> dict:
+          perturb: int | None = None, plain: bool = False) -> dict:
     """Copy the case folder for this kernel, change into the copy and start the guard.
 
     ``case_folder`` and ``casebook`` are absolute or relative to the current folder (the
     casebook may be None when unknown). ``perturb``: a seed to jitter the copied tables with
-    (``perturb_inputs``), for the check's run on other data. Returns what the copy cost.
+    (``perturb_inputs``), for the check's run on other data; ``plain``: the copy looks like the
+    case folder (``copy_case``), for the run with nothing of the check watching. Returns what the
+    copy cost.
     """
     if not re.fullmatch(r"[0-9a-z]{4,40}", token):
         raise ValueError("bad token")
@@ -381,7 +387,7 @@ def enter(token: str, case_folder: str, casebook: str | None, case: str, root: s
     os.mkdir(base, 0o700)
     atexit.register(shutil.rmtree, base, True)
     work = os.path.join(base, layout)
-    files, size = copy_case(source, work, case)
+    files, size = copy_case(source, work, case, plain)
     moved = perturb_inputs(files, perturb) if perturb is not None else {}
     os.chdir(work)
     guard = Guard(token, os.path.realpath(base), os.path.realpath(work), book, case, [os.path.realpath(f) for f in files])

@@ -60,6 +60,18 @@ def test_the_copy_holds_the_data_but_no_notebook_nor_the_answer_key(casebook, tm
     assert stat.S_IMODE(os.stat(casebook / "benchmark" / "numpy_1" / "data" / "flowers.csv").st_mode) & 0o200
 
 
+def test_a_plain_copy_looks_like_the_case_folder_but_for_the_answer_key(casebook, tmp_path):
+    """The unwatched run's copy: the notebooks but the fixed one, the files writable."""
+    scratch = _module()
+    target = tmp_path / "plain"
+    files, _ = scratch.copy_case(str(casebook / "benchmark" / "numpy_1"), str(target), "numpy_1", plain=True)
+    names = sorted(str(Path(f).relative_to(target)) for f in files)
+    assert "data/flowers.csv" in names and "numpy_1_reproduced.ipynb" in names
+    assert not [n for n in names if "fixed" in n or "checkpoint" in n]
+    for f in files:
+        assert stat.S_IMODE(os.stat(f).st_mode) & 0o200
+
+
 @pytest.mark.parametrize(("name", "out"), [
     ("numpy_1_fixed.ipynb", True), ("NUMPY_1_FIXED.py", True), ("numpy_1_reproduced.ipynb", True),
     ("numpy_1.ipynb", True), (".ipynb_checkpoints", True), ("diagnoses.xlsx", True),

@@ -600,7 +600,8 @@ namespace Private {
                 path.resolve(options.casebookDir)
               ) || '.',
             caseName,
-            perturb: start.perturb
+            perturb: start.perturb,
+            plain: start.plain
           });
     return {
       kernel,

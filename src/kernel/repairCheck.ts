@@ -82,6 +82,11 @@ export interface IStartOptions {
    * their rows shuffled and decimal columns jittered).
    */
   perturb?: number;
+  /**
+   * The kernel's copy looks like the case folder (notebooks but the fixed one kept, files
+   * writable), for the run with nothing of the check in it.
+   */
+  plain?: boolean;
 }
 
 /**
@@ -915,7 +920,7 @@ namespace Private {
     return withFreshKernel<IUnwatched | null>(
       options,
       'learner',
-      perturb ? { perturb: PERTURB_SEED } : {},
+      perturb ? { perturb: PERTURB_SEED, plain: true } : { plain: true },
       null,
       async (runner, fresh) => {
         const run = await runner.run(plan, { setupCode: fresh.setupCode });

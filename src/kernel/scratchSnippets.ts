@@ -25,6 +25,11 @@ export interface IScratchOptions {
    * columns jittered: `perturb_inputs` in scratch.py), for the check's run on other data.
    */
   perturb?: number;
+  /**
+   * The copy looks like the case folder: its notebooks (not the fixed one) kept and its files
+   * writable (the check's unwatched run).
+   */
+  plain?: boolean;
 }
 
 /** The setup code and the report expression of one fresh kernel. */
@@ -55,7 +60,9 @@ export function scratchSetup(options: IScratchOptions): IScratchSetup {
       options.caseFolder
     )}, ${options.casebook === null ? 'None' : JSON.stringify(options.casebook)}, ${JSON.stringify(
       options.caseName
-    )}, None, ${Number.isInteger(options.perturb) ? options.perturb : 'None'})`,
+    )}, None, ${Number.isInteger(options.perturb) ? options.perturb : 'None'}, ${
+      options.plain ? 'True' : 'False'
+    })`,
     'del __jb_scratch'
   ].join('\n');
   return { setupCode, reportExpression: Private.reportExpression(token) };

@@ -138,6 +138,7 @@ export class CheckController {
             kernelName,
             {
               perturb: start?.perturb,
+              plain: start?.plain,
               caseFolder: rel,
               casebook: Private.casebookFrom(
                 PathExt.dirname(panel.context.path),
