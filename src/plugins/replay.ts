@@ -26,9 +26,8 @@ import {
   IWorkingCopies,
   IWorkspaceFolder
 } from '../tokens';
+import type { ICheck, IReplay } from '../tokens';
 import { CaseHeader } from '../widgets/caseHeader';
-import type { CheckController } from '../model/checkController';
-import type { ReplayController } from '../model/replayController';
 import { CaseOpener } from '../model/caseOpener';
 import { junobenchIcon } from '../icons';
 import { CommandIDs } from './commands';
@@ -116,15 +115,11 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
       typeof args.id === 'string' && args.id
         ? (tracker.find(p => p.id === args.id) ?? null)
         : tracker.currentWidget;
-    const current = (
-      args: ReadonlyPartialJSONObject = {}
-    ): ReplayController | null => {
+    const current = (args: ReadonlyPartialJSONObject = {}): IReplay | null => {
       const panel = panelOf(args);
       return panel ? (copies.get(panel)?.replay ?? null) : null;
     };
-    const checkerOf = (
-      args: ReadonlyPartialJSONObject
-    ): CheckController | null => {
+    const checkerOf = (args: ReadonlyPartialJSONObject): ICheck | null => {
       const panel = panelOf(args);
       return panel ? (copies.get(panel)?.check ?? null) : null;
     };
