@@ -13,10 +13,7 @@ import type { IHint } from '../repair/hints';
 
 /** What the check says, as a code with its parameters. */
 export type CheckStatus =
-  | { code: 'check.none'; params: Record<string, never> }
-  | { code: 'check.blocked'; params: Record<string, never> }
-  | { code: 'check.not-a-copy'; params: Record<string, never> }
-  | { code: 'check.running'; params: Record<string, never> }
+  | { code: `check.${'none' | 'blocked' | 'not-a-copy' | 'running'}` }
   | { code: 'check.verdict'; params: { verdict: ICheckVerdict } }
   | { code: 'check.failed'; params: { reason: unknown } }
   | { code: 'check.no-hint'; params: { reason: unknown } };
@@ -62,7 +59,7 @@ export class CheckModel {
       running: true,
       verdict: null,
       snapshotPath: null,
-      status: { code: 'check.running', params: {} }
+      status: { code: 'check.running' }
     });
   }
 
@@ -118,7 +115,7 @@ export class CheckModel {
   private _state: ICheckState = {
     running: false,
     verdict: null,
-    status: { code: 'check.none', params: {} },
+    status: { code: 'check.none' },
     snapshotPath: null,
     hints: [],
     hintsDone: false

@@ -39,6 +39,7 @@ import { chdirCode } from '../kernel/snippets';
 import type { IScratchOptions } from '../kernel/scratchSnippets';
 import type { Translate } from '../i18n';
 import type { IReplayPlan } from '../replay/types';
+import type { ReplayStatus } from './replayModel';
 
 /** No kernel is there to run in: `forCheck` for the check's fresh kernel. */
 export class NoKernelError extends Error {
@@ -74,12 +75,11 @@ export class KernelService {
   /**
    * The session's kernel as fresh as a new one: reused when it has run
    * nothing, else restarted; a new session when the old one is gone; a
-   * replacement when it does not answer (`onReplacing` first).
+   * replacement when it does not answer; `say` tells what happens.
    */
-  async freshKernel(events: {
-    onSilent: () => void;
-    onReplacing: (kernel: string, seconds: number) => void;
-  }): Promise<Kernel.IKernelConnection> {
+  async freshKernel(
+    say: (status: ReplayStatus) => void
+  ): Promise<Kernel.IKernelConnection> {
     const context = this._options.sessionContext;
     await context.ready;
     let kernel = context.session?.kernel;
@@ -102,7 +102,9 @@ export class KernelService {
       // warm from the pool) is as fresh as a restarted one, and faster.
       // A restart can leave the connection silent (the restart race,
       // docs/faults.md): then it is restarted again, and the learner told.
-      await restartAnswering(kernel, { onSilent: events.onSilent });
+      await restartAnswering(kernel, {
+        onSilent: () => say({ code: 'replay.restart-silent' })
+      });
     }
     if (!kernel) {
       throw new NoKernelError(false);
@@ -115,7 +117,8 @@ export class KernelService {
     if (await Private.answers(kernel, replaceMs)) {
       return kernel;
     }
-    events.onReplacing(kernel.name, Math.round(replaceMs / 1000));
+    const seconds = Math.round(replaceMs / 1000);
+    say({ code: 'replay.replacing', params: { kernel: kernel.name, seconds } });
     // The server starts a new kernel for the session and shuts the old one down.
     await context.changeKernel({ name: kernel.name });
     const next = context.session?.kernel;

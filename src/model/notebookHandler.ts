@@ -8,12 +8,12 @@ import { PathExt } from '@jupyterlab/coreutils';
 import type { ICodeCellModel } from '@jupyterlab/cells';
 import type * as nbformat from '@jupyterlab/nbformat';
 import type { NotebookPanel } from '@jupyterlab/notebook';
-import type { Contents, Kernel, Session } from '@jupyterlab/services';
+import type { Contents, Kernel } from '@jupyterlab/services';
 import type { ISignal } from '@lumino/signaling';
 import { Signal } from '@lumino/signaling';
 
 import type { ICase } from '../casebook/types';
-import { cellName } from '../i18n';
+import { cellName, renderFate } from '../i18n';
 import type { Translate } from '../i18n';
 import type { IDriftReport } from '../kernel/drift';
 import { renderStartFailure } from '../kernel/freshSession';
@@ -124,16 +124,15 @@ export class NotebookHandler implements IWorkingCopy {
   async runReplay(kind: IReplayPlan['kind']): Promise<IRunResult | null> {
     const model = this.replayModel;
     const meta = this.meta;
-    const refused: ReplayModel['state']['status']['code'] | null =
-      model.isRunning
-        ? 'replay.busy'
-        : this.checkModel.state.running
-          ? 'replay.blocked'
-          : !meta
-            ? 'replay.not-a-copy'
-            : null;
-    if (refused || !meta) {
-      model.say({ code: refused ?? 'replay.not-a-copy', params: {} });
+    const checking = this.checkModel.state.running;
+    if (model.isRunning || checking || !meta) {
+      model.say({
+        code: model.isRunning
+          ? 'replay.busy'
+          : checking
+            ? 'replay.blocked'
+            : 'replay.not-a-copy'
+      });
       return null;
     }
     model.isRunning = true;
@@ -180,12 +179,12 @@ export class NotebookHandler implements IWorkingCopy {
       return null;
     }
     if (this.replayModel.isRunning) {
-      model.say({ code: 'check.blocked', params: {} });
+      model.say({ code: 'check.blocked' });
       return null;
     }
     const found = this._case();
     if (!found) {
-      model.say({ code: 'check.not-a-copy', params: {} });
+      model.say({ code: 'check.not-a-copy' });
       return null;
     }
     const { meta, c } = found;
@@ -282,15 +281,9 @@ export class NotebookHandler implements IWorkingCopy {
     );
     let result: IRunResult;
     try {
-      const kernel = await this._service.freshKernel({
-        onSilent: () =>
-          model.say({ code: 'replay.restart-silent', params: {} }),
-        onReplacing: (name, seconds) =>
-          model.say({
-            code: 'replay.replacing',
-            params: { kernel: name, seconds }
-          })
-      });
+      const kernel = await this._service.freshKernel(status =>
+        model.say(status)
+      );
       // The fresh kernel's versions, next to the verdict this run will give.
       await this.checkEnvironment(kernel, 10000);
       const { plan, indexOf, skipped } = this._plan(model.state.steps);
@@ -483,31 +476,26 @@ export class NotebookHandler implements IWorkingCopy {
  * A namespace for NotebookHandler statics.
  */
 export namespace NotebookHandler {
-  /** Options to handle a working copy. */
-  export interface IOptions {
+  /** Options to handle a working copy (the kernel service's, but the session and words). */
+  export interface IOptions extends Omit<
+    KernelService.IOptions,
+    'sessionContext' | 'translate'
+  > {
     /** The notebook panel with the working copy. */
     panel: NotebookPanel;
-    /** Sessions of the server, for the check's fresh kernels. */
-    sessions: Session.IManager;
     /** Contents of the server, for the case's notebooks and the snapshots. */
     contents: Contents.IManager;
     /** The case of a name in the loaded casebook. */
     caseOf: (name: string) => ICase | null;
     /** The learner's progress, when kept. */
     progress: IProgressTracker | null;
-    /** The per-cell timeout in ms (0: none). */
-    timeoutMs: () => number;
     /**
      * Where the reference fix's evidence is kept between checks (shared by the
      * working copies of a page); a cache of the handler's own when absent.
      */
     referenceCache?: IReferenceCache | null;
     /** Translation bundle. */
-    trans: { __(msgid: string, ...args: unknown[]): string };
-    /** How long a kernel may stay silent before a replay replaces it (default 60 s). */
-    kernelReplaceMs?: number;
-    /** How long a fresh kernel has to answer its first request (default 180 s). */
-    kernelReadyMs?: number;
+    trans: { __: Translate };
   }
 }
 
@@ -705,27 +693,18 @@ namespace Private {
     __: Translate
   ): string | null {
     const n = cell ?? '';
-    switch (result.kernelFate) {
+    const fate = result.kernelFate;
+    // What happened to the kernel, then what to do.
+    const then = (todo: string) => __('%1 %2', renderFate(fate!, n, __), todo);
+    switch (fate) {
       case 'died':
-        return __(
-          'The kernel died while running %1; its state is lost. Press Replay to run again in a fresh kernel.',
-          n
-        );
+        return then(__('Press Replay to run again in a fresh kernel.'));
       case 'restarted':
-        return __(
-          'The kernel was restarted while running %1; its state is lost. Press Replay to run again.',
-          n
-        );
+        return then(__('Press Replay to run again.'));
       case 'shut-down':
-        return __(
-          'The kernel was shut down while running %1. Press Replay to start a new kernel and run again.',
-          n
-        );
+        return then(__('Press Replay to start a new kernel and run again.'));
       case 'lost':
-        return __(
-          'The connection to the kernel was lost while running %1. Check that the server is running, then press Replay.',
-          n
-        );
+        return then(__('Check that the server is running, then press Replay.'));
       case 'unresponsive':
         return result.status === 'timeout'
           ? __(

@@ -27,32 +27,27 @@ export type ReplayVerdict =
   | null;
 
 /** A cell as the learner sees it: its 0-based position and its prompt. */
-interface ICellAt {
-  cellIndex: number;
-  count: number | null;
-}
+type CellAt = { cellIndex: number; count: number | null };
 
 /** What the replay says, as a code with its parameters. */
 export type ReplayStatus =
-  | { code: 'replay.none'; params: Record<string, never> }
+  | {
+      code: `replay.${'none' | 'busy' | 'blocked' | 'not-a-copy' | 'starting' | 'restart-silent'}`;
+      params?: undefined;
+    }
   | { code: 'replay.ready'; params: { count: number } }
-  | { code: 'replay.busy'; params: Record<string, never> }
-  | { code: 'replay.blocked'; params: Record<string, never> }
-  | { code: 'replay.not-a-copy'; params: Record<string, never> }
-  | { code: 'replay.starting'; params: Record<string, never> }
-  | { code: 'replay.restart-silent'; params: Record<string, never> }
   | { code: 'replay.replacing'; params: { kernel: string; seconds: number } }
   | { code: 'replay.running'; params: { count: number } }
-  | { code: 'replay.step'; params: ICellAt & { step: number; of: number } }
+  | { code: 'replay.step'; params: CellAt & { step: number; of: number } }
   | { code: 'replay.no-start'; params: { reason: unknown } }
   | {
       code: 'replay.crashed';
-      params: ICellAt & { line: number | null; ename: string; evalue: string };
+      params: CellAt & { line: number | null; ename: string; evalue: string };
     }
   | { code: 'replay.completed'; params: { count: number } }
   | {
       code: 'replay.stopped';
-      params: { cell: ICellAt | null; seconds: number };
+      params: { cell: CellAt | null; seconds: number };
     };
 
 /** What the replay bar shows. */
@@ -106,7 +101,7 @@ export class ReplayModel {
           code: 'replay.ready',
           params: { count: meta.recordedPlan.length }
         })
-      : Private.fresh(null, 'idle', [], { code: 'replay.none', params: {} });
+      : Private.fresh(null, 'idle', [], { code: 'replay.none' });
   }
 
   /** Emitted when the state changes. */
@@ -170,21 +165,17 @@ export class ReplayModel {
   /** A run of a plan starts: every step pending, the last result gone. */
   start(kind: IReplayPlan['kind'], steps: IStoredStep[]): void {
     this._set(
-      Private.fresh(kind, 'starting', steps, {
-        code: 'replay.starting',
-        params: {}
-      })
+      Private.fresh(kind, 'starting', steps, { code: 'replay.starting' })
     );
   }
 
   /** The kernel is fresh and `count` steps run now; the stored steps in `skipped` cannot. */
   running(count: number, skipped: number[]): void {
-    const stepStates = this._state.stepStates.map((s, i) =>
-      skipped.includes(i) ? 'skipped' : s
-    );
     this._set({
       phase: 'running',
-      stepStates,
+      stepStates: this._state.stepStates.map((s, i) =>
+        skipped.includes(i) ? 'skipped' : s
+      ),
       status: { code: 'replay.running', params: { count } }
     });
   }
@@ -198,9 +189,9 @@ export class ReplayModel {
   }
 
   /** Stored step `step` starts in a cell, shown as running when the notebook has it. */
-  stepStarted(step: number, cell: ICellAt, shown: boolean): void {
+  stepStarted(step: number, cell: CellAt, shown: boolean): void {
     this._set({
-      stepStates: Private.setStep(this._state.stepStates, step, 'running'),
+      stepStates: Private.setStep(this._state, step, 'running'),
       current: step,
       runningCell: shown ? cell.cellIndex + 1 : null,
       status: {
@@ -213,11 +204,7 @@ export class ReplayModel {
   /** Stored step `step` has ended, well or with an error. */
   stepEnded(step: number, ok: boolean): void {
     this._set({
-      stepStates: Private.setStep(
-        this._state.stepStates,
-        step,
-        ok ? 'done' : 'error'
-      ),
+      stepStates: Private.setStep(this._state, step, ok ? 'done' : 'error'),
       runningCell: null
     });
   }
@@ -389,13 +376,7 @@ namespace Private {
   }
 
   /** The step states with one changed. */
-  export function setStep(
-    states: StepState[],
-    index: number,
-    value: StepState
-  ): StepState[] {
-    const next = [...states];
-    next[index] = value;
-    return next;
+  export function setStep(s: IReplayState, i: number, value: StepState) {
+    return s.stepStates.map((old, j) => (j === i ? value : old));
   }
 }
