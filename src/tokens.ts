@@ -159,17 +159,11 @@ export const IWorkspaceFolder = new Token<IWorkspaceFolder>(
   'The server folder of working copies and the progress backup (the Replay setting workspaceFolder).'
 );
 
-/** A model's state with the sentence its codes render to, for people and screen readers. */
-interface IWords {
-  /** The sentence. */
-  readonly message: string;
-}
+/** A replay's state with the sentence its status renders to (for people and screen readers). */
+export type IReplayView = IReplayState & { readonly message: string };
 
-/** A replay's state, rendered. */
-export interface IReplayView extends IReplayState, IWords {}
-
-/** A check's state, rendered. */
-export interface ICheckView extends ICheckState, IWords {}
+/** A check's state with the sentence its status renders to. */
+export type ICheckView = ICheckState & { readonly message: string };
 
 /** The replay of one working copy, as views and commands use it. */
 export interface IReplay {

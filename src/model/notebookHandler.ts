@@ -13,7 +13,7 @@ import type { ISignal } from '@lumino/signaling';
 import { Signal } from '@lumino/signaling';
 
 import type { ICase } from '../casebook/types';
-import { cellName, renderFate } from '../i18n';
+import { cellRef, renderCell, renderFate } from '../i18n';
 import type { Translate } from '../i18n';
 import type { IDriftReport } from '../kernel/drift';
 import { renderStartFailure } from '../kernel/freshSession';
@@ -136,8 +136,15 @@ export class NotebookHandler implements IWorkingCopy {
       return null;
     }
     model.isRunning = true;
+    model.start(
+      kind,
+      kind === 'recorded' ? meta.recordedPlan : meta.topToBottomPlan
+    );
     try {
-      return await this._replay(kind, meta);
+      return await this._replay(meta);
+    } catch (reason) {
+      model.failed(reason);
+      return null;
     } finally {
       model.isRunning = false;
     }
@@ -270,35 +277,21 @@ export class NotebookHandler implements IWorkingCopy {
     Signal.clearData(this.check);
   }
 
-  private async _replay(
-    kind: IReplayPlan['kind'],
-    meta: IWorkingCopyMeta
-  ): Promise<IRunResult | null> {
+  /** A replay from a fresh kernel to its verdict; rejects when it cannot start. */
+  private async _replay(meta: IWorkingCopyMeta): Promise<IRunResult> {
     const model = this.replayModel;
-    model.start(
-      kind,
-      kind === 'recorded' ? meta.recordedPlan : meta.topToBottomPlan
+    const kernel = await this._service.freshKernel(status => model.say(status));
+    // The fresh kernel's versions, next to the verdict this run will give.
+    await this.checkEnvironment(kernel, 10000);
+    const { plan, indexOf, skipped } = this._plan(model.state.steps);
+    const dir = PathExt.dirname(this.panel.context.path);
+    const folder = this._kernelStartsAtRoot()
+      ? meta.caseFolder || '.'
+      : PathExt.relative(dir, meta.caseFolder) || '.';
+    model.running(plan.steps.length, skipped);
+    const result = await this._service.run(kernel, plan, folder, event =>
+      this._onEvent(event, indexOf)
     );
-    let result: IRunResult;
-    try {
-      const kernel = await this._service.freshKernel(status =>
-        model.say(status)
-      );
-      // The fresh kernel's versions, next to the verdict this run will give.
-      await this.checkEnvironment(kernel, 10000);
-      const { plan, indexOf, skipped } = this._plan(model.state.steps);
-      const dir = PathExt.dirname(this.panel.context.path);
-      const folder = this._kernelStartsAtRoot()
-        ? meta.caseFolder || '.'
-        : PathExt.relative(dir, meta.caseFolder) || '.';
-      model.running(plan.steps.length, skipped);
-      result = await this._service.run(kernel, plan, folder, event =>
-        this._onEvent(event, indexOf)
-      );
-    } catch (reason) {
-      model.failed(reason);
-      return null;
-    }
     const failed = result.steps.find(s => s.index === result.failedIndex);
     const cell =
       failed && Private.codeCellAt(this.panel, failed.step.cellIndex);
@@ -378,10 +371,7 @@ export class NotebookHandler implements IWorkingCopy {
         cell?.outputs.clear();
         this.replayModel.stepStarted(
           step,
-          {
-            cellIndex: event.step.cellIndex,
-            count: cell?.executionCount ?? null
-          },
+          cellRef(event.step.cellIndex, cell?.executionCount ?? null),
           !!cell
         );
         break;
@@ -637,13 +627,8 @@ namespace Private {
           ? __('Replaying %1 cells in the recorded order…', status.params.count)
           : __('Running %1 cells top to bottom…', status.params.count);
       case 'replay.step': {
-        const { step, of, cellIndex, count } = status.params;
-        return __(
-          'Running step %1 of %2: %3.',
-          step,
-          of,
-          cellName(cellIndex, count, __)
-        );
+        const { step, of, cell } = status.params;
+        return __('Running step %1 of %2: %3.', step, of, renderCell(cell, __));
       }
       case 'replay.no-start':
         return __(
@@ -651,8 +636,8 @@ namespace Private {
           reason(status.params.reason, __)
         );
       case 'replay.crashed': {
-        const { cellIndex, count, line, ename, evalue } = status.params;
-        const name = cellName(cellIndex, count, __);
+        const { cell, line, ename, evalue } = status.params;
+        const name = renderCell(cell, __);
         return top(
           line !== null
             ? __('Crashed in %1, line %2: %3: %4', name, line, ename, evalue)
@@ -671,7 +656,7 @@ namespace Private {
             );
       case 'replay.stopped': {
         const { cell, seconds } = status.params;
-        const name = cell ? cellName(cell.cellIndex, cell.count, __) : null;
+        const name = cell ? renderCell(cell, __) : null;
         return s.result
           ? top(
               stopText(s.result, name, seconds, __) ??

@@ -7,6 +7,8 @@
 import type { ISignal } from '@lumino/signaling';
 import { Signal } from '@lumino/signaling';
 
+import { cellRef } from '../i18n';
+import type { ICellRef } from '../i18n';
 import type { IDriftReport } from '../kernel/drift';
 import type { IRunResult } from '../kernel/runner';
 import { compareCrash } from '../replay/plan';
@@ -26,9 +28,6 @@ export type ReplayVerdict =
   | 'no-crash'
   | null;
 
-/** A cell as the learner sees it: its 0-based position and its prompt. */
-type CellAt = { cellIndex: number; count: number | null };
-
 /** What the replay says, as a code with its parameters. */
 export type ReplayStatus =
   | {
@@ -38,16 +37,24 @@ export type ReplayStatus =
   | { code: 'replay.ready'; params: { count: number } }
   | { code: 'replay.replacing'; params: { kernel: string; seconds: number } }
   | { code: 'replay.running'; params: { count: number } }
-  | { code: 'replay.step'; params: CellAt & { step: number; of: number } }
+  | {
+      code: 'replay.step';
+      params: { cell: ICellRef; step: number; of: number };
+    }
   | { code: 'replay.no-start'; params: { reason: unknown } }
   | {
       code: 'replay.crashed';
-      params: CellAt & { line: number | null; ename: string; evalue: string };
+      params: {
+        cell: ICellRef;
+        line: number | null;
+        ename: string;
+        evalue: string;
+      };
     }
   | { code: 'replay.completed'; params: { count: number } }
   | {
       code: 'replay.stopped';
-      params: { cell: CellAt | null; seconds: number };
+      params: { cell: ICellRef | null; seconds: number };
     };
 
 /** What the replay bar shows. */
@@ -189,14 +196,14 @@ export class ReplayModel {
   }
 
   /** Stored step `step` starts in a cell, shown as running when the notebook has it. */
-  stepStarted(step: number, cell: CellAt, shown: boolean): void {
+  stepStarted(step: number, cell: ICellRef, shown: boolean): void {
     this._set({
       stepStates: Private.setStep(this._state, step, 'running'),
       current: step,
       runningCell: shown ? cell.cellIndex + 1 : null,
       status: {
         code: 'replay.step',
-        params: { ...cell, step: step + 1, of: this._state.steps.length }
+        params: { cell, step: step + 1, of: this._state.steps.length }
       }
     });
   }
@@ -235,7 +242,7 @@ export class ReplayModel {
         ? result.steps.find(s => s.index === result.failedIndex)
         : undefined;
     const cell = failed
-      ? { cellIndex: failed.step.cellIndex, count: failed.executionCount }
+      ? cellRef(failed.step.cellIndex, failed.executionCount)
       : null;
     let crashLine: number | null = null;
     let crashLineText: string | null = null;
@@ -261,7 +268,7 @@ export class ReplayModel {
       }
       status = {
         code: 'replay.crashed',
-        params: { ...cell, line: crashLine, ename, evalue }
+        params: { cell, line: crashLine, ename, evalue }
       };
     } else if (result.status === 'completed') {
       verdict = kind === 'recorded' ? 'no-crash' : null;

@@ -64,7 +64,7 @@ function crashed(error: {
     error: { ...error, traceback: [] },
     stop: {
       code: 'crashed',
-      cell: { cellIndex: 2, count: 3 },
+      cell: { cellIndex: 2, executionCount: 3 },
       ename: error.ename,
       evalue: error.evalue
     },
@@ -86,7 +86,11 @@ const TIMEOUT: IRunResult = {
   steps: [step(0, 0), step(1, 1)],
   failedIndex: 1,
   error: null,
-  stop: { code: 'timeout', cell: { cellIndex: 1, count: 2 }, seconds: 2.5 },
+  stop: {
+    code: 'timeout',
+    cell: { cellIndex: 1, executionCount: 2 },
+    seconds: 2.5
+  },
   durationMs: 2500
 };
 
@@ -106,10 +110,10 @@ function running(kind: 'recorded' | 'top-to-bottom' = 'recorded'): {
   );
   model.running(3, []);
   for (const i of [0, 1]) {
-    model.stepStarted(i, { cellIndex: i, count: null }, true);
+    model.stepStarted(i, { cellIndex: i, executionCount: null }, true);
     model.stepEnded(i, true);
   }
-  model.stepStarted(2, { cellIndex: 2, count: null }, true);
+  model.stepStarted(2, { cellIndex: 2, executionCount: null }, true);
   return { model, states };
 }
 
@@ -157,7 +161,7 @@ describe('ReplayModel', () => {
       runningCell: 1,
       status: {
         code: 'replay.step',
-        params: { step: 1, of: 3, cellIndex: 0, count: null }
+        params: { step: 1, of: 3, cell: { cellIndex: 0, executionCount: null } }
       }
     });
     expect(states[3]).toMatchObject({
@@ -179,10 +183,10 @@ describe('ReplayModel', () => {
       'pending',
       'pending'
     ]);
-    model.stepStarted(0, { cellIndex: 0, count: 4 }, false);
+    model.stepStarted(0, { cellIndex: 0, executionCount: 4 }, false);
     expect(model.state.runningCell).toBeNull();
     expect(model.state.status).toMatchObject({
-      params: { step: 1, of: 4, count: 4 }
+      params: { step: 1, of: 4, cell: { executionCount: 4 } }
     });
   });
 
@@ -258,8 +262,7 @@ describe('ReplayModel', () => {
     expect(s.status).toEqual({
       code: 'replay.crashed',
       params: {
-        cellIndex: 2,
-        count: 3,
+        cell: { cellIndex: 2, executionCount: 3 },
         line: s.crashLine,
         ename: error.ename,
         evalue: error.evalue
@@ -299,9 +302,9 @@ describe('ReplayModel', () => {
     const model = new ReplayModel(META);
     model.start('recorded', META.recordedPlan);
     model.running(3, []);
-    model.stepStarted(0, { cellIndex: 0, count: null }, true);
+    model.stepStarted(0, { cellIndex: 0, executionCount: null }, true);
     model.stepEnded(0, true);
-    model.stepStarted(1, { cellIndex: 1, count: null }, true);
+    model.stepStarted(1, { cellIndex: 1, executionCount: null }, true);
     model.finish({
       result: TIMEOUT,
       source: 'while True: pass',
@@ -316,7 +319,7 @@ describe('ReplayModel', () => {
       stepStates: ['done', 'error', 'pending'],
       status: {
         code: 'replay.stopped',
-        params: { cell: { cellIndex: 1, count: 2 }, seconds: 2.5 }
+        params: { cell: { cellIndex: 1, executionCount: 2 }, seconds: 2.5 }
       }
     });
   });
@@ -331,7 +334,7 @@ describe('ReplayModel', () => {
       code: 'replay.no-start',
       params: { reason }
     });
-    model.say({ code: 'replay.busy', params: {} });
+    model.say({ code: 'replay.busy' });
     expect(model.state).toMatchObject({
       phase: 'finished',
       status: { code: 'replay.busy' }
