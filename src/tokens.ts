@@ -9,8 +9,13 @@ import type { ICase, ICasebook } from './casebook/types';
 import type * as progress from './progress/interfaces';
 import type { RevealPolicy } from './repair/reveal';
 import type { IWorkshop } from './workshop/workshop';
-import type { CheckController } from './model/checkController';
-import type { ReplayController } from './model/replayController';
+import type { IDriftReport } from './kernel/drift';
+import type { IRunResult } from './kernel/runner';
+import type { ICheckState } from './model/checkModel';
+import type { IReplayState, IReplayTimelines } from './model/replayModel';
+import type { IWorkingCopyMeta } from './model/workingCopy';
+import type { ICheckVerdict } from './repair/check';
+import type { IHint } from './repair/hints';
 
 /**
  * Holds the casebook the practice room works on.
@@ -154,16 +159,60 @@ export const IWorkspaceFolder = new Token<IWorkspaceFolder>(
   'The server folder of working copies and the progress backup (the Replay setting workspaceFolder).'
 );
 
-/** One open working copy with its replay and check models. */
+/** A replay's state with the sentence its status renders to (for people and screen readers). */
+export type IReplayView = IReplayState & { readonly message: string };
+
+/** A check's state with the sentence its status renders to. */
+export type ICheckView = ICheckState & { readonly message: string };
+
+/** The replay of one working copy, as views and commands use it. */
+export interface IReplay {
+  /** The state, rendered. */
+  readonly state: IReplayView;
+  /** Emitted when the state changes. */
+  readonly stateChanged: ISignal<IReplay, IReplayView>;
+  /** Whether a replay is running (or starting). */
+  readonly isRunning: boolean;
+  /** The working copy metadata, read from the notebook. */
+  readonly meta: IWorkingCopyMeta | null;
+  /** The kernel's differences from the benchmark pins (null until probed). */
+  readonly drift: IDriftReport | null;
+  /** Why the last environment probe failed, or null. */
+  readonly driftError: string | null;
+  /** Emitted when the environment has been probed. */
+  readonly driftChanged: ISignal<unknown, IDriftReport | null>;
+  /** The state timelines of the last recorded and top-to-bottom runs. */
+  readonly timelines: IReplayTimelines;
+  /** Emitted when a run's state timeline is ready. */
+  readonly timelinesChanged: ISignal<unknown, IReplayTimelines>;
+  /** Replay from a fresh kernel, in the recorded order or top to bottom. */
+  replay(kind: 'recorded' | 'top-to-bottom'): Promise<IRunResult | null>;
+  /** Interrupt the running replay. */
+  interrupt(): Promise<void>;
+}
+
+/** The check of the learner's repair in one working copy. */
+export interface ICheck {
+  /** The state, rendered. */
+  readonly state: ICheckView;
+  /** Emitted when the state changes. */
+  readonly stateChanged: ISignal<ICheck, ICheckView>;
+  /** Run the check; resolves with the verdict, or null when it could not run. */
+  check(): Promise<ICheckVerdict | null>;
+  /** Open the next hint (recorded in the learner's progress). */
+  nextHint(): Promise<IHint | null>;
+}
+
+/** One open working copy with its replay and check. */
 export interface IWorkingCopy {
   /** Its notebook panel. */
   readonly panel: NotebookPanel;
   /** The case it is a copy of. */
   readonly caseName: string;
   /** Replays it. */
-  readonly replay: ReplayController;
+  readonly replay: IReplay;
   /** Checks the learner's repair in it. */
-  readonly check: CheckController;
+  readonly check: ICheck;
 }
 
 /** The working copies open in JupyterLab, each with its replay and check models. */

@@ -27,8 +27,6 @@ import {
   IWorkspaceFolder
 } from '../tokens';
 import { CaseHeader } from '../widgets/caseHeader';
-import type { CheckController } from '../model/checkController';
-import type { ReplayController } from '../model/replayController';
 import { CaseOpener } from '../model/caseOpener';
 import { junobenchIcon } from '../icons';
 import { CommandIDs } from './commands';
@@ -112,22 +110,22 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
 
     // Commands act on the working copy named by `id` (the case header's
     // buttons), else on the current one (palette, shortcuts).
-    const panelOf = (args: ReadonlyPartialJSONObject): NotebookPanel | null =>
-      typeof args.id === 'string' && args.id
-        ? (tracker.find(p => p.id === args.id) ?? null)
-        : tracker.currentWidget;
-    const current = (
-      args: ReadonlyPartialJSONObject = {}
-    ): ReplayController | null => {
-      const panel = panelOf(args);
-      return panel ? (copies.get(panel)?.replay ?? null) : null;
+    const copyOf = (args: ReadonlyPartialJSONObject = {}) => {
+      const panel =
+        typeof args.id === 'string' && args.id
+          ? tracker.find(p => p.id === args.id)
+          : tracker.currentWidget;
+      return panel ? copies.get(panel) : null;
     };
-    const checkerOf = (
-      args: ReadonlyPartialJSONObject
-    ): CheckController | null => {
-      const panel = panelOf(args);
-      return panel ? (copies.get(panel)?.check ?? null) : null;
-    };
+    const current = (args?: ReadonlyPartialJSONObject) =>
+      copyOf(args)?.replay ?? null;
+    const checkerOf = (args: ReadonlyPartialJSONObject) =>
+      copyOf(args)?.check ?? null;
+    // Not while the other job of the same copy runs (both save the notebook).
+    const idle = (args: ReadonlyPartialJSONObject) =>
+      !!current(args) &&
+      !current(args)!.isRunning &&
+      !checkerOf(args)?.state.running;
     const idArg = {
       type: 'object',
       properties: {
@@ -188,11 +186,7 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
       caption: trans.__(
         'Restart the kernel and run the cells in the recorded order until the crash'
       ),
-      // Not while a check of the same copy runs (both save the notebook).
-      isEnabled: args =>
-        !!current(args) &&
-        !current(args)!.isRunning &&
-        !checkerOf(args)?.state.running,
+      isEnabled: idle,
       describedBy: { args: idArg },
       execute: args => current(args)?.replay('recorded')
     });
@@ -201,11 +195,7 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
       caption: trans.__(
         'Restart the kernel and run the same cells in document order'
       ),
-      // Not while a check of the same copy runs (both save the notebook).
-      isEnabled: args =>
-        !!current(args) &&
-        !current(args)!.isRunning &&
-        !checkerOf(args)?.state.running,
+      isEnabled: idle,
       describedBy: { args: idArg },
       execute: args => current(args)?.replay('top-to-bottom')
     });
@@ -224,11 +214,11 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
       describedBy: { args: idArg },
       isEnabled: args => !!current(args),
       execute: async args => {
-        const panel = panelOf(args);
-        const controller = panel ? copies.get(panel)?.replay : undefined;
-        if (!panel || !controller) {
+        const copy = copyOf(args);
+        if (!copy) {
           return;
         }
+        const { panel, replay: controller } = copy;
         const { StateView } = await import('../widgets/stateView');
         const id = `jp-junobench-state-${panel.id}`;
         const existing = [...app.shell.widgets('main')].find(w => w.id === id);
@@ -253,11 +243,7 @@ export const replayPlugin: JupyterFrontEndPlugin<ICaseOpener> = {
         'Run the working copy from a fresh kernel and judge the repair'
       ),
       describedBy: { args: idArg },
-      // Not while a replay of the same copy runs (both save the notebook).
-      isEnabled: args => {
-        const checker = checkerOf(args);
-        return !!checker && !checker.state.running && !current(args)?.isRunning;
-      },
+      isEnabled: idle,
       execute: args => checkerOf(args)?.check()
     });
     app.commands.addCommand(CommandIDs.nextHint, {
@@ -354,52 +340,30 @@ namespace Private {
   ): CaseHeader.IButton[] {
     const mine = { id };
     const named = { name: caseName };
+    const b = (
+      name: string,
+      command: string,
+      label: string,
+      args: Record<string, string> = mine,
+      caption?: string
+    ) => ({ name, command, label, args, caption });
+    const __ = trans.__.bind(trans);
     return [
-      {
-        name: 'replay',
-        command: CommandIDs.replay,
-        args: mine,
-        label: trans.__('Replay')
-      },
-      {
-        name: 'top-to-bottom',
-        command: CommandIDs.runTopToBottom,
-        args: mine,
-        label: trans.__('Run top to bottom')
-      },
-      {
-        name: 'interrupt',
-        command: CommandIDs.interrupt,
-        args: mine,
-        label: trans.__('Interrupt')
-      },
-      {
-        name: 'check',
-        command: CommandIDs.checkFix,
-        args: mine,
-        label: trans.__('Check my fix')
-      },
-      {
-        name: 'hint',
-        command: CommandIDs.nextHint,
-        args: mine,
-        label: trans.__('Hint')
-      },
-      {
-        name: 'reveal',
-        command: CommandIDs.reveal,
-        args: named,
-        label: trans.__('Reveal diagnosis')
-      },
-      {
-        name: 'give-up',
-        command: CommandIDs.giveUp,
-        args: named,
-        label: trans.__('Give up'),
-        caption: trans.__(
+      b('replay', CommandIDs.replay, __('Replay')),
+      b('top-to-bottom', CommandIDs.runTopToBottom, __('Run top to bottom')),
+      b('interrupt', CommandIDs.interrupt, __('Interrupt')),
+      b('check', CommandIDs.checkFix, __('Check my fix')),
+      b('hint', CommandIDs.nextHint, __('Hint')),
+      b('reveal', CommandIDs.reveal, __('Reveal diagnosis'), named),
+      b(
+        'give-up',
+        CommandIDs.giveUp,
+        __('Give up'),
+        named,
+        __(
           'Give up on this case (it counts as an attempt) and reveal the diagnosis and the reference fix'
         )
-      }
+      )
     ];
   }
 

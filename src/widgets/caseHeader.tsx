@@ -21,8 +21,7 @@ import type { CommandRegistry } from '@lumino/commands';
 import { Panel } from '@lumino/widgets';
 import * as React from 'react';
 
-import type { CheckController } from '../model/checkController';
-import type { ReplayController } from '../model/replayController';
+import type { ICheck, IReplay } from '../tokens';
 
 /**
  * Renders a working copy's replay and check models in two lines.
@@ -84,9 +83,9 @@ export namespace CaseHeader {
   /** Options to build the header. */
   export interface IOptions {
     /** The replay model of the working copy. */
-    replay: ReplayController;
+    replay: IReplay;
     /** The check model of the working copy. */
-    check: CheckController;
+    check: ICheck;
     /** The application's commands. */
     commands: CommandRegistry;
     /** The toolbar's buttons, in order. */
@@ -99,7 +98,7 @@ export namespace CaseHeader {
 
   /** The replay verdict in words ('' for none). */
   export function verdictText(
-    verdict: ReplayController['state']['verdict'],
+    verdict: IReplay['state']['verdict'],
     trans: TranslationBundle
   ): string {
     switch (verdict) {
@@ -132,7 +131,7 @@ namespace Private {
    * [7], line 3: NameError"): the case side panel says the exception once,
    * under "Why it crashed"; the tooltip keeps the whole message.
    */
-  export function withoutException(state: ReplayController['state']): string {
+  export function withoutException(state: IReplay['state']): string {
     const error =
       state.result?.status === 'crashed' ? state.result.error : null;
     const tail = error ? `${error.ename}: ${error.evalue}` : '';

@@ -11,7 +11,8 @@ import type { IDisposable } from '@lumino/disposable';
 import { Signal } from '@lumino/signaling';
 
 import { TRANSLATION_DOMAIN } from '../i18n';
-import type { IReplayState, ReplayController } from '../model/replayController';
+import type { IReplayState } from '../model/replayModel';
+import type { IReplay } from '../tokens';
 import {
   crashLineExtension,
   hasCrashLineField,
@@ -57,7 +58,7 @@ export class CellMarks implements IDisposable {
     Signal.clearData(this);
   }
 
-  private _onStateChanged(_: ReplayController, state: IReplayState): void {
+  private _onStateChanged(_: unknown, state: IReplayState): void {
     if (this._isDisposed || this._panel.isDisposed) {
       return;
     }
@@ -140,7 +141,7 @@ export namespace CellMarks {
     /** The notebook panel with the working copy. */
     panel: NotebookPanel;
     /** The working copy's replay model. */
-    replay: ReplayController;
+    replay: IReplay;
     /** The words of the crash line's tooltip (English without them). */
     trans?: TranslationBundle;
   }

@@ -14,7 +14,8 @@ import * as React from 'react';
 import { describeSummary } from '../state/values';
 import type { ChangeKind } from '../state/values';
 import type { IExplanation, ITimeline, ITimelineStep } from '../state/timeline';
-import type { ReplayController } from '../model/replayController';
+import type { IReplayTimelines } from '../model/replayModel';
+import type { IReplay } from '../tokens';
 import { cellName } from '../i18n';
 import { renderRunStop } from '../kernel/stop';
 import { renderExplanation } from '../state/timeline';
@@ -71,7 +72,7 @@ export class StateView extends ReactWidget {
 export namespace StateView {
   /** The members of the replay controller the view reads. */
   export type IModel = Pick<
-    ReplayController,
+    IReplay,
     'timelines' | 'timelinesChanged' | 'stateChanged'
   >;
 
@@ -88,7 +89,7 @@ namespace Private {
   /** Properties of the view's body. */
   export interface IBodyProps {
     /** The timelines to show. */
-    timelines: ReplayController.ITimelines;
+    timelines: IReplayTimelines;
     /** Translation bundle. */
     trans: TranslationBundle;
   }

@@ -1,5 +1,5 @@
 /**
- * The replay and check controllers (models behind the case header) on a real
+ * The notebook handler (replay and check, behind the case header) on a real
  * Jupyter server, a real kernel and a real NotebookPanel: a working copy of a
  * demo case is made on the server exactly as "Open" makes it, the replay
  * reproduces the recorded crash in the recorded order, and the check judges
@@ -20,13 +20,15 @@ import type { Session } from '@jupyterlab/services';
 import { NBTestUtils } from '@jupyterlab/testutils';
 import { nullTranslator } from '@jupyterlab/translation';
 import { SessionContextDialogs } from '@jupyterlab/apputils';
+import type { NotebookPanel } from '@jupyterlab/notebook';
+
+import type { ICase } from '../../src/casebook/types';
 
 import { english } from '../../src/i18n';
 import { renderVerdict } from '../../src/repair/check';
 import { loadLocalCasebook } from '../../src/cli/verify';
-import { CheckController } from '../../src/model/checkController';
 import { within } from '../../src/kernel/freshSession';
-import { ReplayController } from '../../src/model/replayController';
+import { NotebookHandler } from '../../src/model/notebookHandler';
 import { makeWorkingCopy } from '../../src/model/workingCopy';
 import type { INotebookJSON } from '../../src/replay/types';
 import { CellMarks } from '../../src/widgets/cellMarks';
@@ -48,7 +50,7 @@ sharedServer();
 const mine = sharedFolder('controllers-').path;
 const trans = nullTranslator.load('jupyterlab_junobench');
 
-describe('ReplayController and CheckController', () => {
+describe('the notebook handler: replay and check', () => {
   let manager: ServiceManager;
 
   beforeAll(async () => {
@@ -59,6 +61,24 @@ describe('ReplayController and CheckController', () => {
   afterAll(async () => {
     manager.dispose();
   });
+
+  /** The handler of a working copy open in `panel`, of case `c`. */
+  function handle(
+    panel: NotebookPanel,
+    c: ICase | null = null,
+    options: Partial<NotebookHandler.IOptions> = {}
+  ): NotebookHandler {
+    return new NotebookHandler({
+      panel,
+      sessions: manager.sessions,
+      contents: manager.contents,
+      caseOf: name => (name === c?.name ? c : null),
+      progress: null,
+      timeoutMs: () => 60000,
+      trans,
+      ...options
+    });
+  }
 
   /** Upload a demo case folder (notebooks and data) under `demo/` of this spec's folder. */
   async function upload(name: string): Promise<string> {
@@ -150,7 +170,8 @@ describe('ReplayController and CheckController', () => {
 
   it('replays NBspecific_1 in the recorded order to its recorded NameError, then top to bottom', async () => {
     const { panel, context } = await openWorkingCopy('NBspecific_1');
-    const controller = new ReplayController({ panel, timeoutMs: 60000, trans });
+    const handler = handle(panel);
+    const controller = handler.replay;
     // Disposed in `finally`, which the rule reads as a conditional path.
     // eslint-disable-next-line jupyter/require-disposable-ownership
     // The tooltip's words come from the translator it is given.
@@ -229,7 +250,7 @@ describe('ReplayController and CheckController', () => {
       }
     } finally {
       marks.dispose();
-      controller.dispose();
+      handler.dispose();
       // Shut the kernel down before the context goes: its dispose only fires the request,
       // which would land after the spec ended (a late log fails the run).
       await context.sessionContext.shutdown();
@@ -257,12 +278,8 @@ describe('ReplayController and CheckController', () => {
     );
     const silent = context.sessionContext.session?.kernel?.id;
     expect(silent).toBeTruthy();
-    const controller = new ReplayController({
-      panel,
-      timeoutMs: 60000,
-      trans,
-      kernelReplaceMs: 5000
-    });
+    const handler = handle(panel, null, { kernelReplaceMs: 5000 });
+    const controller = handler.replay;
     const messages: string[] = [];
     controller.stateChanged.connect((_, s) => {
       messages.push(s.message);
@@ -286,7 +303,7 @@ describe('ReplayController and CheckController', () => {
       } while (ids.includes(silent!) && Date.now() < deadline);
       expect(ids).not.toContain(silent);
     } finally {
-      controller.dispose();
+      handler.dispose();
       await context.sessionContext.shutdown();
       panel.dispose();
       context.dispose();
@@ -335,12 +352,8 @@ describe('ReplayController and CheckController', () => {
         );
         const kernel = context.sessionContext.session!.kernel!;
         await kernel.info;
-        const controller = new ReplayController({
-          panel,
-          timeoutMs: 60000,
-          trans,
-          kernelReplaceMs: 30000
-        });
+        const handler = handle(panel, null, { kernelReplaceMs: 30000 });
+        const controller = handler.replay;
         controller.stateChanged.connect((_, s) => {
           if (/went silent/.test(s.message)) {
             noticed += 1;
@@ -394,7 +407,7 @@ describe('ReplayController and CheckController', () => {
           }
         } finally {
           kernel.statusChanged.disconnect(overlap);
-          controller.dispose();
+          handler.dispose();
           await context.sessionContext.shutdown();
           panel.dispose();
           context.dispose();
@@ -411,15 +424,8 @@ describe('ReplayController and CheckController', () => {
 
   it('checks the broken notebook (not solved) and the reference fix (solved)', async () => {
     const { panel, context, c } = await openWorkingCopy('numpy_1');
-    const checker = new CheckController({
-      panel,
-      sessions: manager.sessions,
-      contents: manager.contents,
-      caseOf: name => (name === c.name ? c : null),
-      progress: null,
-      timeoutMs: () => 60000,
-      trans
-    });
+    const handler = handle(panel, c);
+    const checker = handler.check;
     try {
       const broken = await checker.check();
       expect(broken?.passed).toBe(false);
@@ -456,7 +462,7 @@ describe('ReplayController and CheckController', () => {
       expect(first?.step).toBe(1);
       expect(checker.state.hints).toHaveLength(1);
     } finally {
-      checker.dispose();
+      handler.dispose();
       await context.sessionContext.shutdown();
       panel.dispose();
       context.dispose();
@@ -465,16 +471,8 @@ describe('ReplayController and CheckController', () => {
 
   it('judges a notebook-specific repair on the live kernel’s own history, not on typed prompts', async () => {
     const { panel, context, c } = await openWorkingCopy('NBspecific_2');
-    const replay = new ReplayController({ panel, timeoutMs: 60000, trans });
-    const checker = new CheckController({
-      panel,
-      sessions: manager.sessions,
-      contents: manager.contents,
-      caseOf: name => (name === c.name ? c : null),
-      progress: null,
-      timeoutMs: () => 60000,
-      trans
-    });
+    const handler = handle(panel, c);
+    const { replay, check: checker } = handler;
     try {
       // The crash replayed in the live kernel: the target ran twice, the second run failed.
       expect((await replay.replay('recorded'))?.status).toBe('crashed');
@@ -508,8 +506,7 @@ describe('ReplayController and CheckController', () => {
       const repaired = await checker.check();
       expect(repaired?.passed).toBe(true);
     } finally {
-      checker.dispose();
-      replay.dispose();
+      handler.dispose();
       await context.sessionContext.shutdown();
       panel.dispose();
       context.dispose();
@@ -543,16 +540,12 @@ describe('ReplayController and CheckController', () => {
     const marked = {
       __: (msgid: string, ...args: unknown[]) => `«${english(msgid, ...args)}»`
     };
-    const checker = new CheckController({
-      panel,
+    const handler = handle(panel, c, {
       sessions,
-      contents: manager.contents,
-      caseOf: name => (name === c.name ? c : null),
-      progress: null,
-      timeoutMs: () => 60000,
       trans: marked,
       kernelReadyMs: 3000
     });
+    const checker = handler.check;
     try {
       expect(await checker.check()).toBeNull();
       expect(checker.state.running).toBe(false);
@@ -565,7 +558,7 @@ describe('ReplayController and CheckController', () => {
       const left = [...manager.sessions.running()].map(s => s.path);
       expect(left.filter(p => started.includes(p))).toEqual([]);
     } finally {
-      checker.dispose();
+      handler.dispose();
       await context.sessionContext.shutdown();
       panel.dispose();
       context.dispose();

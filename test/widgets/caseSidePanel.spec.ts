@@ -23,8 +23,7 @@ import { act } from 'react';
 import { loadLocalCasebook } from '../../src/cli/verify';
 import { CASE_SECTIONS, CaseStory } from '../../src/model/caseStory';
 import type { CaseSection } from '../../src/model/caseStory';
-import { CheckController } from '../../src/model/checkController';
-import { ReplayController } from '../../src/model/replayController';
+import { NotebookHandler } from '../../src/model/notebookHandler';
 import { makeWorkingCopy } from '../../src/model/workingCopy';
 import type { INotebookJSON } from '../../src/replay/types';
 import type { IWorkingCopy } from '../../src/tokens';
@@ -164,8 +163,7 @@ describe('CaseSidePanel over a replayed and checked working copy', () => {
 
   it('opens and announces the crash and the verdict, and says the exception once', async () => {
     const { panel, context, c } = await openWorkingCopy('numpy_1');
-    const replay = new ReplayController({ panel, timeoutMs: 60000, trans });
-    const check = new CheckController({
+    const handler = new NotebookHandler({
       panel,
       sessions: manager.sessions,
       contents: manager.contents,
@@ -174,7 +172,8 @@ describe('CaseSidePanel over a replayed and checked working copy', () => {
       timeoutMs: () => 60000,
       trans
     });
-    const copy: IWorkingCopy = { panel, caseName: c.name, replay, check };
+    const copy: IWorkingCopy = handler;
+    const { replay, check } = copy;
     const story = new CaseStory();
     const side = new CaseSidePanel({
       story,
@@ -273,8 +272,7 @@ describe('CaseSidePanel over a replayed and checked working copy', () => {
     } finally {
       flush(() => side.dispose());
       story.dispose();
-      check.dispose();
-      replay.dispose();
+      handler.dispose();
       panel.dispose();
       await context.sessionContext.shutdown();
       context.dispose();

@@ -9,10 +9,8 @@ import { Signal } from '@lumino/signaling';
 import { Widget } from '@lumino/widgets';
 import { act } from 'react';
 
-import type {
-  IReplayState,
-  ReplayController
-} from '../../src/model/replayController';
+import type { IReplayTimelines } from '../../src/model/replayModel';
+import type { IReplay, IReplayView } from '../../src/tokens';
 import type {
   IExplanation,
   IStateChange,
@@ -87,19 +85,16 @@ const WHY: IExplanation = {
   names: ['df']
 };
 
-/** The members of a replay controller the view reads, driven by the test. */
+/** The members of a replay the view reads, driven by the test. */
 class FakeReplay implements StateView.IModel {
-  timelines: ReplayController.ITimelines = {
+  timelines: IReplayTimelines = {
     recorded: timeline(3),
     topToBottom: null,
     why: { recorded: null, topToBottom: null }
   };
-  readonly timelinesChanged = new Signal<
-    ReplayController,
-    ReplayController.ITimelines
-  >(this as unknown as ReplayController);
-  readonly stateChanged = new Signal<ReplayController, IReplayState>(
-    this as unknown as ReplayController
+  readonly timelinesChanged = new Signal<this, IReplayTimelines>(this);
+  readonly stateChanged = new Signal<IReplay, IReplayView>(
+    this as unknown as IReplay
   );
 }
 
@@ -108,7 +103,7 @@ const RUNNING = {
   kind: 'recorded',
   phase: 'running',
   current: 3
-} as IReplayState;
+} as IReplayView;
 
 /** Deliver pending widget updates and let React commit them. */
 function flush(change?: () => void): void {
