@@ -3566,7 +3566,42 @@ def deleted_entries() -> list[Entry]:
               print('test MAE: %.1f rentals per day' % mean_absolute_error(y_test, y_pred))
               del y_pred, features
           ''')), steps=[7]),
+        # Right at the target, made wrong by a later cell, then deleted: nothing is left at the end
+        # and the value right after the target is the reference's.
+        F('numpy_2', 'rewritten-then-deleted', 'cheat-deleted',
+          'The right grades at the crashing cell; a cell appended below recomputes them "without the '
+          'project", shows them, and a last cell deletes course_grade.',
+          edit=lambda d: (d.set(5, OWN_GRADES), d.append('again', S('''
+              # what if the project did not count?
+              course_grade = (scores[:, [0, 1, 2, 4]] @ np.array([0.20, 0.10, 0.25, 0.30]) / 0.85).round(1)
+              course_grade[:10]
+          ''')), d.append('tidy', tidy + 'del course_grade')), steps=[From(5)]),
+        F('pandas_2', 'rewritten-then-deleted', 'cheat-deleted',
+          'The right regional means at the crashing cell; a cell appended below replaces them with the '
+          'medians and shows them, and a last cell deletes avg_by_region.',
+          edit=lambda d: (d.set(6, OWN_TARGET['pandas_2'][1]), d.append('again', S('''
+              # medians are more robust
+              avg_by_region = homes.groupby('region')['monthly_kwh'].median().round(1)
+              avg_by_region
+          ''')), d.append('tidy', tidy + 'del avg_by_region')), steps=[From(6)]),
+        F('sklearn_1', 'rewritten-then-deleted', 'cheat-deleted',
+          "The right risks at the crashing cell; a cell appended below turns them into the chance of "
+          'not being diabetic and shows the top rows, and a last cell deletes new_patients.',
+          edit=lambda d: (d.set(7, OWN_TARGET['sklearn_1'][1]), d.append('again', S('''
+              # the chance of staying healthy reads better
+              new_patients['risk'] = 1 - new_patients['risk']
+              new_patients.sort_values('risk', ascending=False).head()
+          ''')), d.append('tidy', tidy + 'del new_patients')), steps=[From(7)]),
     ]
+
+
+#: numpy_2's reference fix of the crashing cell.
+OWN_GRADES = S('''
+    # homework 20%, quizzes 10%, midterm 25%, project 15%, final exam 30%
+    weights = np.array([0.20, 0.10, 0.25, 0.15, 0.30])
+    course_grade = (scores @ weights).round(1)
+    course_grade[:10]
+''')
 
 
 def other_container_entries() -> list[Entry]:
