@@ -49,7 +49,7 @@ import types
 
 #: Bumped whenever what the probe reports changes: a kernel holding another version reinstalls
 #: it, and cached reference evidence made by another version is not used.
-VERSION = 7
+VERSION = 8
 
 #: At most this many user names are summarised.
 MAX_NAMES = 400
@@ -65,6 +65,8 @@ WHOLE = 10_000
 MAX_COLUMNS = 512
 #: The builtins name of the marker function the instrumented code calls.
 HIT = "_junobench_hit"
+#: The builtins name of the function a traced cell calls before it deletes module-level names.
+DELETED = "_junobench_deleted"
 #: Names IPython itself keeps in the user namespace.
 _IPYTHON_NAMES = {"In", "Out", "exit", "quit", "get_ipython"}
 
@@ -626,6 +628,8 @@ class _Instrument(ast.NodeTransformer):
         self.cell = cell
         self.offset = offset
         self.nested = nested
+        # Inside a function or class body (a ``del`` there is not of the notebook's names).
+        self.scope = 0
 
     def _unit(self, node, kind):
         uid = len(self.registry)
@@ -671,6 +675,13 @@ class _Instrument(ast.NodeTransformer):
             uid = self._unit(st, "String" if is_text else type(st).__name__)
             visited = self.visit(st)
             out.append(ast.copy_location(ast.Expr(value=self._marker(uid, st)), st))
+            names = _deleted_names(st) if isinstance(st, ast.Delete) and not self.scope else ()
+            if names:
+                # The values of the names it deletes are kept first: a result is compared as it
+                # was just before its deletion (``final``).
+                call = ast.Call(func=ast.Name(id=DELETED, ctx=ast.Load()),
+                                args=[ast.Constant(tuple(names))], keywords=[])
+                out.append(ast.copy_location(ast.Expr(value=call), st))
             if isinstance(visited, list):
                 out.extend(visited)
             elif visited is not None:
@@ -697,6 +708,15 @@ class _Instrument(ast.NodeTransformer):
     def visit_Module(self, node):
         node.body = self._body(node.body)
         return node
+
+    def _scoped(self, node):
+        self.scope += 1
+        try:
+            return self.generic_visit(node)
+        finally:
+            self.scope -= 1
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _scoped
 
     def visit_IfExp(self, node):
         node.test = self.visit(node.test)
@@ -731,6 +751,32 @@ class _Instrument(ast.NodeTransformer):
         # f-strings: their expressions run, but markers inside would need parentheses in
         # older grammars; leave them as they are.
         return node
+
+
+def _deleted_names(node):
+    """The plain names a ``del`` statement deletes (``del a, (b, c)``; not ``del a[0]``)."""
+    out = []
+    stack = list(node.targets)
+    while stack:
+        t = stack.pop(0)
+        if isinstance(t, ast.Name):
+            out.append(t.id)
+        elif isinstance(t, (ast.Tuple, ast.List)):
+            stack.extend(t.elts)
+    return out
+
+
+#: The last value of each module-level name a traced cell deleted (kept alive until the end).
+deleted = {}
+
+
+def _before_delete(names):
+    """Called by a traced cell just before it deletes ``names``: keep their values."""
+    ip = _ip()
+    ns = getattr(ip, "user_ns", None) or {}
+    for name in names:
+        if name in ns:
+            deleted[name] = ns[name]
 
 
 def _cell_offset(source, nested_line):
@@ -1123,9 +1169,14 @@ def report():
 def final(want=None):
     """At the end of a run: the element-wise summary of every user name (or of those in
     ``want`` that are bound), so what the notebook finally leaves is compared, not only what
-    it had right after the crashing cell."""
+    it had right after the crashing cell; a name a traced cell deleted, as it was just before."""
     names = _user_names()
-    return Report({k: summarise(v, True) for k, v in names.items() if want is None or k in want})
+    out = {k: summarise(v, True) for k, v in names.items() if want is None or k in want}
+    # A result a traced cell deleted is compared as it was just before its deletion.
+    for k, v in deleted.items():
+        if k not in names and (want is None or k in want) and not k.startswith("_"):
+            out[k] = summarise(v, True)
+    return Report(out)
 
 
 def units_ran(ids):
@@ -1717,6 +1768,7 @@ def install():
     if ip is None:
         return False
     setattr(builtins, HIT, hits.add)
+    setattr(builtins, DELETED, _before_delete)
     if not any(isinstance(t, _Transformer) or type(t).__name__ == "_Transformer" for t in ip.ast_transformers):
         ip.ast_transformers.append(_Transformer())
     try:

@@ -18,7 +18,7 @@
  *
  * Usage (after scripts/setup.sh, inside .venv):
  *   node scripts/check-corpus.js [--corpora mutation,fair,agents] [--jobs N]
- *        [--cases a,b] [--json FILE] [--kernel NAME]
+ *        [--cases a,b] [--classes c,d] [--json FILE] [--kernel NAME]
  *   node scripts/check-corpus.js --bench   # also the plain check and restart-and-run-all, timed
  *
  * --kernel names the kernel of the demo casebook's repairs (CI gives the
@@ -260,6 +260,7 @@ async function main() {
     options: {
       jobs: { type: 'string', default: '2' },
       cases: { type: 'string' },
+      classes: { type: 'string' },
       corpora: { type: 'string', default: 'mutation,fair,agents' },
       json: { type: 'string' },
       bench: { type: 'boolean', default: false },
@@ -283,6 +284,10 @@ async function main() {
     ...(corpora.has('fair') ? fairEntries(only) : []),
     ...(corpora.has('agents') ? agentEntries(only, books) : [])
   ];
+  if (values.classes) {
+    const classes = new Set(values.classes.split(','));
+    todo.splice(0, todo.length, ...todo.filter(e => classes.has(e.class)));
+  }
   const used = new Set(todo.map(e => e.book));
   const servers = {};
   const loaded = {};

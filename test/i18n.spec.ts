@@ -131,7 +131,7 @@ const FINDINGS: Array<[CheckFinding, string]> = [
       expectedSide: { code: 'shape', shape: [150, 4] },
       actualSide: { code: 'shape', shape: [150, 1] }
     },
-    'At the end of the notebook, `Z` no longer holds the reference’s value (shape: the reference has shape (150, 4), yours has shape (150, 1)): a later cell overwrites the result with another one.'
+    'At the end of the notebook (or just before a cell deletes it), `Z` no longer holds the reference’s value (shape: the reference has shape (150, 4), yours has shape (150, 1)): a later cell overwrites the result with another one.'
   ],
   [
     { code: 'live-unreplayed' },

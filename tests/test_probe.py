@@ -199,6 +199,20 @@ def test_final_summarises_the_names_asked_for_at_the_end_of_a_run(shell):
     assert {"fin1", "fin2"} <= set(probe.final(None).value)
 
 
+def test_a_result_a_traced_cell_deletes_is_final_as_it_was_just_before(shell):
+    sh, probe = shell
+    run(shell, "gone = np.arange(3.0)")
+    run(shell, "gone = gone * 10\nif True:\n    del gone\ndef f():\n    kept = 1\n    del kept\nf()")
+    out = probe.final(["gone"]).value
+    assert out["gone"]["sum"] == 30.0
+    # Bound again later: its value now; deleted by an untraced cell: nothing kept.
+    run(shell, "del gone")
+    sh.run_cell("gone = np.zeros(2)", store_history=True)
+    assert probe.final(["gone"]).value["gone"]["sum"] == 0.0
+    sh.run_cell("untraced = 1\ndel untraced", store_history=True)
+    assert "untraced" not in probe.final(None).value
+
+
 def test_a_name_hidden_by_the_cell_is_still_seen(shell):
     sh, _ = shell
     report = run(shell, "hid = np.arange(3)\nget_ipython().user_ns_hidden['hid'] = hid")

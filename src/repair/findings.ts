@@ -494,7 +494,7 @@ export function renderFinding(
       );
     case 'final-differs':
       return __(
-        'At the end of the notebook, `%1` no longer holds the reference’s value (%2: the reference has %3, yours has %4): a later cell overwrites the result with another one.',
+        'At the end of the notebook (or just before a cell deletes it), `%1` no longer holds the reference’s value (%2: the reference has %3, yours has %4): a later cell overwrites the result with another one.',
         f.name,
         renderAspect(f.aspect, __),
         renderValueSide(f.expectedSide, __),

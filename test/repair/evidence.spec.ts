@@ -990,7 +990,7 @@ describe('judgeRepair on what the notebook finally computes', () => {
         name: 'sales'
       });
       expect(renderVerdict(verdict).reasons[0]).toMatch(
-        /^At the end of the notebook, `sales` no longer holds the reference’s value/
+        /^At the end of the notebook \(or just before a cell deletes it\), `sales` no longer holds the reference’s value/
       );
     }
   });
