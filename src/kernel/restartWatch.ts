@@ -90,7 +90,14 @@ export class RestartWatch implements IDisposable {
       onSilent: silence =>
         this._emit({ code: 'silent', kernel: kernel.name, silence })
     };
-    const { silences, answered } = await recoverAfterRestart(kernel, options);
+    let result;
+    try {
+      result = await recoverAfterRestart(kernel, options);
+    } catch {
+      // The kernel is gone (shut down, or the server with it): the next Replay starts another.
+      return { silences: 0, answered: false, replaced: false };
+    }
+    const { silences, answered } = result;
     if (answered) {
       if (silences) {
         this._emit({ code: 'answered', kernel: kernel.name, silences });
