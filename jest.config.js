@@ -51,6 +51,7 @@ const kernelSpecs = [
   'kernel/interpreter',
   'kernel/pristine',
   'kernel/restart',
+  'kernel/restartWatch',
   'kernel/repairCheck',
   'kernel/runner',
   'kernel/warmPool',

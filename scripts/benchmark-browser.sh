@@ -8,7 +8,9 @@
 #    load time goes, search keystroke and facet toggle latency, JS fetched at start-up;
 #  - bench/warmkernel.bench.ts: open case → kernel idle and → crash shown, with the
 #    warmKernel setting off and on.
-# Usage: scripts/benchmark-browser.sh [bench/<file>.bench.ts ...]   (default: all)
+# Usage: scripts/benchmark-browser.sh [--json FILE] [bench/<file>.bench.ts ...]   (default: all)
+# --json FILE also writes the BENCH lines as {meta, lines: [{measure, value}]}, with the date,
+# machine and command (scripts/bench_meta.py), for the docs' numbers page.
 # Environment: JUNOBENCH_UI_PORT (default 8899: the server port, so it can run beside
 # another test server), BENCH_BIG_CASES (default 10000).
 # Run after scripts/setup.sh, inside .venv, with the extension built; take the shared
@@ -21,6 +23,13 @@ export JUNOBENCH_UI_PORT=${JUNOBENCH_UI_PORT:-8899}
 export BENCH_BIG_CASES=${BENCH_BIG_CASES:-10000}
 [ -d node_modules ] || jlpm install
 
+JSON=""
+ARGS=("$@")
+if [ "${1:-}" = "--json" ]; then
+  [ $# -ge 2 ] || { echo "benchmark-browser: --json needs a file" >&2; exit 2; }
+  JSON="$(realpath -m "$2")"
+  shift 2
+fi
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=(bench/browser.bench.ts bench/bigcasebook.bench.ts bench/warmkernel.bench.ts)
 
@@ -33,9 +42,11 @@ if printf '%s\n' "${files[@]}" | grep -q bigcasebook; then
   node "$ROOT/scripts/make-big-casebook.js" "$SERVER_ROOT/BigCasebook" --cases "$BENCH_BIG_CASES"
 fi
 
+META="$(python "$ROOT/scripts/bench_meta.py" bash scripts/benchmark-browser.sh "${ARGS[@]}")"
+LINES="$SERVER_ROOT/bench-lines.txt"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 run() {
-  jlpm playwright test --config playwright.bench.config.js "$@" 2>&1 | grep --line-buffered -E "BENCH|passed|failed|skipped|Error|✘" || true
+  jlpm playwright test --config playwright.bench.config.js "$@" 2>&1 | grep --line-buffered -E "BENCH|passed|failed|skipped|Error|✘" | tee -a "$LINES" || true
 }
 JUNOBENCH_TCP_NODELAY=1 run "${files[@]}"
 # The per-cell round trip once more with Nagle's algorithm on (TCP_NODELAY off).
@@ -43,3 +54,16 @@ if printf '%s\n' "${files[@]}" | grep -q 'browser.bench'; then
   JUNOBENCH_TCP_NODELAY=0 run bench/browser.bench.ts
 fi
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ -n "$JSON" ]; then
+  python - "$LINES" "$JSON" "$META" <<'PY'
+import json, re, sys
+lines, out, meta = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+rows = []
+for line in open(lines, encoding="utf-8"):
+    m = re.search(r"BENCH (.+?): (.+)$", line.strip())
+    if m:
+        rows.append({"measure": m.group(1), "value": m.group(2)})
+json.dump({"meta": meta, "lines": rows}, open(out, "w", encoding="utf-8"), indent=1)
+print(f"(written to {out}: {len(rows)} BENCH lines)")
+PY
+fi

@@ -1,20 +1,22 @@
 #!/usr/bin/env python3
 """Bytes and seconds of a 2-case sparse fetch against a full clone of the fetch fixture.
 
-    python scripts/benchmark-fetch.py [--data-kb 1024] [--runs 3]
+    python scripts/benchmark-fetch.py [--data-kb 1024] [--runs 3] [--json FILE]
 
 The fixture (scripts/make_fetch_fixture.py) is the 10 demo cases laid out like
 the dataset, each with ``--data-kb`` of incompressible data added, in git-lfs
 when it is installed and as plain files otherwise (both are measured when
 git-lfs is here). "Transferred" is what landed in the copy's object stores
 (git packs and loose objects, plus Git LFS objects); "disk" adds the work tree.
-Prints one table; the median of ``--runs`` runs.
+Prints one table; the median of ``--runs`` runs. ``--json FILE`` writes the same rows with the
+date, machine and command (scripts/bench_meta.py), for the docs' numbers page.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import os
 import shutil
 import statistics
@@ -28,6 +30,9 @@ sys.path.insert(0, str(REPO))
 
 from jupyterlab_junobench.fetch import clone_dataset  # noqa: E402
 from jupyterlab_junobench.sparse import describe_bytes, fetch_cases  # noqa: E402
+
+sys.path.insert(0, str(REPO / "scripts"))
+from bench_meta import meta  # noqa: E402
 
 CASES = ["NBspecific_1", "sklearn_1"]
 
@@ -74,6 +79,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-kb", type=int, default=1024)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--json", help="also write the rows, with date, machine and command, to this file")
     args = parser.parse_args()
     fixture = _fixture_module()
     modes = [False, True] if fixture.has_git_lfs() else [False]
@@ -107,6 +113,19 @@ def main() -> int:
     for mode, (full, part) in by_mode.items():
         print(f"{mode}: the sparse fetch moved {part[3] / full[3]:.0%} of the full clone's bytes "
               f"in {part[2] / full[2]:.0%} of its time")
+    if args.json:
+        Path(args.json).write_text(json.dumps({
+            "meta": meta(),
+            "cases": len(CASES),
+            "data_kb": args.data_kb,
+            "runs": args.runs,
+            "rows": [
+                {"data_files": mode, "fetch": name, "seconds": seconds, "transferred_bytes": int(moved),
+                 "disk_bytes": int(disk)}
+                for mode, name, seconds, moved, disk in rows
+            ],
+        }, indent=1))
+        print(f"(written to {args.json})")
     return 0
 
 

@@ -17,9 +17,11 @@ in a thread of its own:
 
 All requests go through the hub's proxy at ``/user/<name>/`` with a token per
 user. Prints per-user latency percentiles (p50, p90, max); asserts nothing.
-Between groups every server is stopped. Needs what ``tests/test_hub.py`` needs.
+Between groups every server is stopped. Needs what ``tests/test_hub.py`` needs. ``--json FILE``
+writes each group's figures with the date, machine and command (scripts/bench_meta.py), for the
+docs' numbers page.
 
-    python scripts/benchmark-hub.py [--users 3,10] [--case numpy_1] [--port 8925]
+    python scripts/benchmark-hub.py [--users 3,10] [--case numpy_1] [--port 8925] [--json FILE]
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from tornado.websocket import websocket_connect
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "hub"))
 
 import junobench_hub as jh
+from bench_meta import meta  # scripts/, on the path when run as python scripts/<this>.py
 
 CASEBOOK = "JunoBench-demo"
 REEXECUTE = re.compile(r"^\s*#?\s*\[re-?execute\]", re.IGNORECASE)
@@ -183,6 +186,30 @@ def row(label: str, values: list[float]) -> str:
     )
 
 
+def figures(values: list[float]) -> dict[str, float] | None:
+    """p50, p90 and max of some seconds, as `row` prints them (None when there are none)."""
+    if not values:
+        return None
+    return {"p50": percentile(values, 0.5), "p90": percentile(values, 0.9), "max": max(values), "n": len(values)}
+
+
+def group_figures(n: int, wall: float, results: list[Timing], ok: list[Timing]) -> dict[str, object]:
+    """One group's figures for the JSON output: what the printed rows show."""
+    rows = {
+        "spawn": figures([t.spawn for t in results if t.spawn is not None]),
+        "open -> crash": figures([t.open_to_crash for t in ok if t.open_to_crash is not None]),
+    }
+    for step in ("demo casebook", "working copy", "kernel session", "replay to crash"):
+        rows[step] = figures([t.steps[step] for t in ok if step in t.steps])
+    return {
+        "users": n,
+        "reached_crash": len(ok),
+        "wall_s": wall,
+        "rows": rows,
+        "errors": [f"{t.name}: {t.error or 'no crash'}" for t in results if t.error or not t.crash],
+    }
+
+
 def stop_all(hub: jh.Hub, names: list[str], timeout: float = 120) -> None:
     """Stop the users' servers and wait until the hub says they are gone."""
     for name in names:
@@ -202,12 +229,14 @@ def main() -> int:
     parser.add_argument("--case", default="numpy_1", help="demo case to replay (default numpy_1)")
     parser.add_argument("--port", type=int, default=8925, help="hub public port; the next two are used too")
     parser.add_argument("--timeout", type=float, default=300, help="seconds allowed per step")
+    parser.add_argument("--json", help="also write each group's figures, with date, machine and command, to this file")
     args = parser.parse_args()
     missing = jh.missing_requirements()
     if missing:
         print(f"benchmark-hub: cannot run a local JupyterHub: {missing}", file=sys.stderr)
         return 2
     sizes = [int(s) for s in args.users.split(",") if s.strip()]
+    groups: list[dict[str, object]] = []
 
     with tempfile.TemporaryDirectory(prefix="junobench-hub-bench-") as state:
         hub = jh.new_hub(Path(state), jh.pick_base_port([args.port]))
@@ -242,9 +271,13 @@ def main() -> int:
                 for t in results:
                     if t.error or not t.crash:
                         print(f"  {t.name}: {t.error or 'no crash'}")
+                groups.append(group_figures(n, wall, results, ok))
                 stop_all(hub, names)
         finally:
             hub.stop()
+    if args.json:
+        Path(args.json).write_text(json.dumps({"meta": meta(), "case": args.case, "groups": groups}, indent=1))
+        print(f"(written to {args.json})")
     return 0
 
 

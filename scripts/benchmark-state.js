@@ -5,7 +5,9 @@
  * order from a fresh kernel, with and without the state probe after every
  * step, median of N runs each (interleaved), and the probe's payload per step.
  *
- * Usage (after scripts/setup.sh, inside .venv): node scripts/benchmark-state.js [--repeats N]
+ * Usage (after scripts/setup.sh, inside .venv): node scripts/benchmark-state.js [--repeats N] [--json FILE]
+ * --json FILE also writes the figures with the date, machine and command (scripts/bench_meta.py),
+ * for the docs' numbers page.
  */
 const path = require('path');
 const { parseArgs } = require('util');
@@ -22,6 +24,7 @@ const { replayTracked } = require(path.join(lib, 'cli/explain.js'));
 const { recordedPlan } = require(path.join(lib, 'replay/plan.js'));
 const { parseNotebook } = require(path.join(lib, 'casebook/notebook.js'));
 const fs = require('fs');
+const { spawnSync } = require('child_process');
 
 const DEMO = path.join(ROOT, 'demo', 'casebook');
 
@@ -31,7 +34,9 @@ function median(xs) {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { repeats: { type: 'string', default: '3' } } });
+  const { values } = parseArgs({
+    options: { repeats: { type: 'string', default: '3' }, json: { type: 'string' } }
+  });
   const repeats = Number(values.repeats);
   const server = await startServer({ rootDir: DEMO });
   const book = await loadLocalCasebook(DEMO);
@@ -65,6 +70,24 @@ async function main() {
   }
   const total = rows.reduce((a, r) => a + r.on, 0) / rows.reduce((a, r) => a + r.off, 0);
   console.log(`all demo cases: tracked/untracked ${total.toFixed(3)} (overhead ${(100 * (total - 1)).toFixed(1)}%), median of ${repeats} runs each`);
+  if (values.json) {
+    // When, where and how (scripts/bench_meta.py, as the Python benchmarks record it).
+    const argv = [path.relative(ROOT, process.argv[1]), ...process.argv.slice(2)];
+    const meta = spawnSync('python', [path.join(__dirname, 'bench_meta.py'), 'node', ...argv], { encoding: 'utf8' });
+    const cases = rows.map(r => ({
+      name: r.name,
+      steps: r.steps,
+      trackedMs: r.on,
+      untrackedMs: r.off,
+      payloadMedianBytes: median(r.payload),
+      payloadMaxBytes: Math.max(...r.payload)
+    }));
+    fs.writeFileSync(
+      values.json,
+      JSON.stringify({ meta: meta.status === 0 ? JSON.parse(meta.stdout) : null, repeats, cases, ratio: total }, null, 1)
+    );
+    console.log(`(written to ${values.json})`);
+  }
 }
 
 main().catch(reason => {

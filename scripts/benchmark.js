@@ -9,12 +9,15 @@
  *  - "Check my fix" on each demo case's fixed notebook (the CLI's own
  *    checkNotebook) against a plain restart-and-run-all of the same notebook,
  *    both from a fresh session in the case folder.
- * Usage: node scripts/benchmark.js   (after scripts/setup.sh; run inside .venv)
+ * Usage: node scripts/benchmark.js [--json FILE]   (after scripts/setup.sh; run inside .venv)
+ * --json FILE also writes the figures with the date, machine and command (scripts/bench_meta.py),
+ * for the docs' numbers page.
  */
-const { execFileSync } = require('child_process');
+const { execFileSync, spawnSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+const { parseArgs } = require('util');
 
 console.debug = () => undefined;
 
@@ -48,7 +51,7 @@ function median(xs) {
 async function descriptorLoad() {
   if (!fs.existsSync(path.join(SHARED, 'benchmark_desc.xlsx'))) {
     console.log('descriptor load: skipped (../shared/junobench is absent)');
-    return;
+    return null;
   }
   const times = [];
   let n = 0;
@@ -59,6 +62,7 @@ async function descriptorLoad() {
     n = book.cases.length;
   }
   console.log(`descriptor load+list (Node, real JunoBench, ${n} cases): median ${median(times).toFixed(1)} ms over 5 (first ${times[0].toFixed(1)} ms)`);
+  return { cases: n, medianMs: median(times), firstMs: times[0] };
 }
 
 function bundleSize() {
@@ -125,6 +129,7 @@ async function openToCrash() {
   const server = await startServer({ rootDir: dir });
   const km = new KernelManager({ serverSettings: server.settings });
   const sm = new SessionManager({ kernelManager: km, serverSettings: server.settings });
+  const rows = [];
   try {
     for (const c of book.cases) {
       const rel = `${c.files.folder}/${c.name}_reproduced.ipynb`;
@@ -135,6 +140,7 @@ async function openToCrash() {
       const result = await new PlanRunner({ kernel: session.kernel }).run(recordedPlan(nb));
       const total = performance.now() - t;
       console.log(`  ${c.name.padEnd(14)} open→crash ${(total / 1000).toFixed(2)} s (kernel start ${(started / 1000).toFixed(2)} s, ${result.steps.length} cells, ${result.status}${result.error ? ` ${result.error.ename}` : ''})`);
+      rows.push({ name: c.name, totalMs: total, kernelStartMs: started, cells: result.steps.length, status: result.status, ename: result.error ? result.error.ename : null });
       await session.shutdown();
     }
   } finally {
@@ -142,6 +148,7 @@ async function openToCrash() {
     km.dispose();
     await server.stop();
   }
+  return rows;
 }
 
 async function checkVsRunAll() {
@@ -151,6 +158,7 @@ async function checkVsRunAll() {
   const km = new KernelManager({ serverSettings: server.settings });
   const sm = new SessionManager({ kernelManager: km, serverSettings: server.settings });
   const ratios = [];
+  const rows = [];
   let checkSum = 0;
   let runAllSum = 0;
   try {
@@ -208,6 +216,7 @@ async function checkVsRunAll() {
       checkSum += mc;
       runAllSum += mr;
       const range = xs => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;
+      rows.push({ name: c.name, checkMs: mc, runAllMs: mr, check: outcome.check, runAll: outcome.runAll, codeCells, ratio: mc / mr });
       console.log(`  ${c.name.padEnd(14)} check ${mc.toFixed(0)} ms [${range(times.check)}] (${outcome.check}), run-all ${mr.toFixed(0)} ms [${range(times.runAll)}] (${outcome.runAll}; ${codeCells} code cells), ratio ${(mc / mr).toFixed(2)}`);
     }
   } finally {
@@ -218,12 +227,14 @@ async function checkVsRunAll() {
   if (ratios.length) {
     console.log(`  overall: check/run-all ratio median ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}), sum of medians ${(checkSum / 1000).toFixed(1)} s vs ${(runAllSum / 1000).toFixed(1)} s over ${ratios.length} cases`);
   }
+  return rows;
 }
 
 async function main() {
+  const { values } = parseArgs({ options: { json: { type: 'string' } } });
   console.log(`# jupyterlab-junobench benchmark (${os.cpus().length} cores, node ${process.version})`);
-  await descriptorLoad();
-  bundleSize();
+  const descriptor = await descriptorLoad();
+  const bundle = bundleSize();
   const file = path.join(os.tmpdir(), `junobench-bench-${process.pid}.ipynb`);
   const nb = trivialNotebook(file);
   const ours = await runnerPerCell(nb, true);
@@ -235,10 +246,27 @@ async function main() {
   console.log(`  nbclient:                     ${theirs.perCell.toFixed(2)} ms/cell (total ${theirs.total.toFixed(0)} ms)`);
   console.log(`  ratio ours/nbclient: ${(ours.perCell / theirs.perCell).toFixed(2)} (nodelay on), ${(oursNagle.perCell / theirs.perCell).toFixed(2)} (off)`);
   console.log('demo cases, new session to crash (headless, same runner as the UI):');
-  await openToCrash();
+  const openCrash = await openToCrash();
   console.log(`demo cases, "Check my fix" on the fixed notebook vs restart-and-run-all, median of ${CHECK_REPEATS} (both include fresh session start and shutdown):`);
-  await checkVsRunAll();
+  const checks = await checkVsRunAll();
   fs.unlinkSync(file);
+  if (values.json) {
+    // When, where and how (scripts/bench_meta.py, as the Python benchmarks record it).
+    const argv = [path.relative(ROOT, process.argv[1]), ...process.argv.slice(2)];
+    const meta = spawnSync('python', [path.join(__dirname, 'bench_meta.py'), 'node', ...argv], { encoding: 'utf8' });
+    const report = {
+      meta: meta.status === 0 ? JSON.parse(meta.stdout) : null,
+      node: process.version,
+      descriptor,
+      bundle,
+      perCell: { cells: CELLS, nodelayOnMs: ours.perCell, nodelayOffMs: oursNagle.perCell, nbclientMs: theirs.perCell },
+      openToCrash: openCrash,
+      checkRepeats: CHECK_REPEATS,
+      checkVsRunAll: checks
+    };
+    fs.writeFileSync(values.json, JSON.stringify(report, null, 1));
+    console.log(`(written to ${values.json})`);
+  }
 }
 
 module.exports = { median, bundleSize, trivialNotebook, runnerPerCell, nbclientPerCell };

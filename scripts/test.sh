@@ -274,7 +274,7 @@ fi
 join_lanes
 
 # The benchmarks last, on a machine with nothing else running.
-shown "benchmark: sparse fetch of 2 cases against a full clone of the fixture" python scripts/benchmark-fetch.py
+shown "benchmark: sparse fetch of 2 cases against a full clone of the fixture" python scripts/benchmark-fetch.py --json junobench-bench-fetch.json
 shown "benchmark: pinned kernels forked from a fork server against kernels started as usual" python scripts/benchmark-kernel-start.py --starts 6
 shown "benchmark: an MCP run_cell against a direct kernel execute" python scripts/benchmark-mcp.py --case numpy_1 --json junobench-bench-mcp.json
 

@@ -9,6 +9,7 @@ import { casePanelPlugin } from './plugins/casePanel';
 import { panelPlugin } from './plugins/panel';
 import { progressPlugin } from './plugins/progress';
 import { replayPlugin } from './plugins/replay';
+import { restartWatchPlugin } from './plugins/restartWatch';
 import { revealPlugin } from './plugins/reveal';
 import { timePlugin } from './plugins/time';
 import { workshopPlugin } from './plugins/workshop';
@@ -24,6 +25,7 @@ const plugins: JupyterFrontEndPlugin<unknown>[] = [
   revealPlugin,
   workingCopiesPlugin,
   replayPlugin,
+  restartWatchPlugin,
   casePanelPlugin,
   panelPlugin,
   timePlugin,

@@ -107,3 +107,121 @@ def test_the_subcommands_are_read_from_the_usage_once_each() -> None:
         "  junobench check b\n  junobench new <c>\n"
     )
     assert pages.subcommands(usage) == ["list", "check", "new"]
+
+
+def test_the_benchmarks_that_printed_only_are_read_from_their_json(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "junobench-bench-fetch.json",
+        {
+            "meta": META,
+            "cases": 2,
+            "data_kb": 1024,
+            "runs": 3,
+            "rows": [
+                {
+                    "data_files": "plain files",
+                    "fetch": "full clone",
+                    "seconds": 1.5,
+                    "transferred_bytes": 10_600_000,
+                    "disk_bytes": 21_000_000,
+                }
+            ],
+        },
+    )
+    write(
+        tmp_path,
+        "junobench-bench-state.json",
+        {
+            "meta": META,
+            "repeats": 3,
+            "cases": [
+                {
+                    "name": "numpy_1",
+                    "steps": 5,
+                    "trackedMs": 1100,
+                    "untrackedMs": 1000,
+                    "payloadMedianBytes": 120,
+                    "payloadMaxBytes": 900,
+                }
+            ],
+            "ratio": 1.1,
+        },
+    )
+    write(
+        tmp_path,
+        "junobench-bench.json",
+        {
+            "meta": META,
+            "descriptor": None,
+            "bundle": {"total": 2048, "files": 3, "dev": False},
+            "perCell": {"cells": 200, "nodelayOnMs": 2.5, "nodelayOffMs": 9.0, "nbclientMs": 1.5},
+            "openToCrash": [
+                {"name": "numpy_1", "totalMs": 1700, "kernelStartMs": 600, "cells": 5, "status": "error", "ename": "ValueError"}
+            ],
+            "checkRepeats": 3,
+            "checkVsRunAll": [
+                {"name": "numpy_1", "checkMs": 2600, "runAllMs": 2000, "ratio": 1.3, "check": "solved, 5/5 cells"}
+            ],
+        },
+    )
+    write(
+        tmp_path,
+        "junobench-bench-browser.json",
+        {"meta": META, "lines": [{"measure": "open→crash shown numpy_1", "value": "1.70 s | done"}]},
+    )
+    spawn = {"p50": 15.1, "p90": 15.8, "max": 15.9, "n": 3}
+    write(
+        tmp_path,
+        "junobench-bench-hub.json",
+        {
+            "meta": META,
+            "case": "numpy_1",
+            "groups": [
+                {"users": 3, "reached_crash": 3, "wall_s": 21.0, "errors": [],
+                 "rows": {"spawn": spawn, "open -> crash": spawn, "replay to crash": None}},
+            ],
+        },
+    )
+    page = pages.numbers_page(tmp_path)
+    for title in ("A sparse fetch", "The Node runner", "Replaying with and without", "In Chromium", "Learners starting"):
+        section = page.split(f"### {title}")[1].split("###")[0]
+        assert "- date: 2026-12-05T01:00:00+00:00" in section and "- command: `python scripts/x.py`" in section, title
+    assert "| plain files | full clone | 1.50 | 10.6 MB | 21.0 MB |" in page
+    assert "| numpy_1 | 5 | 1.10 | 1.00 | 10.0% | 120 B / 900 B |" in page
+    assert "| ours, TCP_NODELAY on | 2.50 |" in page and "| numpy_1 | 1.70 | 0.60 | 5 | error ValueError |" in page
+    assert "| numpy_1 | 2600 | 2000 | 1.30 | solved, 5/5 cells |" in page
+    assert "| open→crash shown numpy_1 | 1.70 s \\| done |" in page
+    assert "| 3 | 3/3 | 21.0 | 15.1 / 15.8 / 15.9 | 15.1 / 15.8 / 15.9 | – |" in page
+    missing = page.split("### Not measured here yet")[1]
+    for script in ("benchmark-fetch.py", "benchmark.js", "benchmark-state.js", "benchmark-browser.sh", "benchmark-hub.py"):
+        assert script not in missing, script
+
+
+def test_the_bench_run_of_the_corpora_shows_each_class_against_the_plain_check(tmp_path: Path) -> None:
+    cached = {"reference": {"cached": True}}
+    times = {"plainMs": 1000, "runAllMs": 1000}
+    write(
+        tmp_path,
+        "junobench-check-corpus-bench.json",
+        {
+            "meta": META,
+            "results": [
+                {"class": "cheat-plain", "passed": False, "expectPass": False, "plainPassed": True, "ms": 2000, **times,
+                 "evidence": cached},
+                {"class": "fair-genuine", "passed": True, "expectPass": True, "plainPassed": False, "ms": 1500, **times,
+                 "evidence": cached},
+                {"class": "fair-genuine", "passed": True, "expectPass": True, "plainPassed": True, "ms": 4000, **times,
+                 "evidence": {"reference": {"cached": False}}},
+            ],
+        },
+    )
+    page = pages.numbers_page(tmp_path).split("### The repair check against the plain check")[1].split("###")[0]
+    assert "| cheat-plain | 1 | 0 / 0 | 1 / 0 |" in page
+    assert "| fair-genuine | 2 | 0 / 0 | 0 / 1 |" in page
+    assert "the check's median 1.75 s" in page and "median 1.75 (p90 2.00)" in page
+    assert "The first check of a case (the reference fix run twice too): median 4.0 s." in page
+    # A run without --bench in that file is not what the command writes.
+    write(tmp_path, "junobench-check-corpus-bench.json", {"meta": META, "results": [{"class": "x", "passed": True}]})
+    with pytest.raises(pages.PageError, match="junobench-check-corpus-bench.json"):
+        pages.numbers_page(tmp_path)

@@ -202,6 +202,44 @@ def _corpus(report: dict[str, Any] | list[dict[str, Any]]) -> list[str]:
     return out
 
 
+def _corpus_bench(report: dict[str, Any]) -> list[str]:
+    """The check against the plain check (``--bench``), per class of repair, and the time per attempt."""
+    data = [r for r in report["results"] if "plainPassed" in r]
+    if not data:
+        raise KeyError("plainPassed (the JSON of a run without --bench)")
+    out = [
+        "| class | repairs | check: false pass / false fail | plain check: false pass / false fail |",
+        "|---|---|---|---|",
+    ]
+    for cls in sorted({r.get("class", "?") for r in data}):
+        rows = [r for r in data if r.get("class", "?") == cls]
+        fp = sum(1 for r in rows if r.get("passed") and not r.get("expectPass"))
+        ff = sum(1 for r in rows if not r.get("passed") and r.get("expectPass"))
+        pfp = sum(1 for r in rows if r.get("plainPassed") and not r.get("expectPass"))
+        pff = sum(1 for r in rows if not r.get("plainPassed") and r.get("expectPass"))
+        out.append(f"| {_cell(cls)} | {len(rows)} | {fp} / {ff} | {pfp} / {pff} |")
+    cached = [r for r in data if ((r.get("evidence") or {}).get("reference") or {}).get("cached")]
+    first = [r for r in data if r.get("evidence") and r not in cached]
+    if cached:
+        ratios = sorted(r["ms"] / r["runAllMs"] for r in cached)
+        p90 = ratios[max(0, -(-9 * len(ratios) // 10) - 1)]
+        out += [
+            "",
+            f"Time per attempt with the reference cached ({len(cached)} attempts, a fresh kernel and session each):"
+            f" the check's median {_median([r['ms'] for r in cached]) / 1000:.2f} s, the plain check's"
+            f" {_median([r['plainMs'] for r in cached]) / 1000:.2f} s, restart-and-run-all's"
+            f" {_median([r['runAllMs'] for r in cached]) / 1000:.2f} s; check / restart-and-run-all median"
+            f" {_median(ratios):.2f} (p90 {p90:.2f}).",
+        ]
+    if first:
+        out += [
+            "",
+            "The first check of a case (the reference fix run twice too):"
+            f" median {_median([r['ms'] for r in first]) / 1000:.1f} s.",
+        ]
+    return out
+
+
 def _verify(data: dict[str, Any]) -> list[str]:
     reports = data.get("reports") or []
     passed = sum(1 for r in reports if r.get("verdict") == "pass")
@@ -242,6 +280,111 @@ def _mcp(data: dict[str, Any]) -> list[str]:
     return out
 
 
+def _bytes(n: float) -> str:
+    for unit, size in (("MB", 1e6), ("kB", 1e3)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n:.0f} B"
+
+
+def _fetch(data: dict[str, Any]) -> list[str]:
+    out = [
+        f"Fetch fixture: 10 cases, {data['data_kb']} kB of data added per case; a sparse fetch of"
+        f" {data['cases']} cases against a full clone, median of {data['runs']} runs.",
+        "",
+        "| data files | fetch | seconds | transferred | disk |",
+        "|---|---|---|---|---|",
+    ]
+    out += [
+        f"| {r['data_files']} | {r['fetch']} | {r['seconds']:.2f} | {_bytes(r['transferred_bytes'])}"
+        f" | {_bytes(r['disk_bytes'])} |"
+        for r in data["rows"]
+    ]
+    return out
+
+
+def _hub(data: dict[str, Any]) -> list[str]:
+    out = [
+        f"Case {data['case']}; per user, in seconds: p50 / p90 / max.",
+        "",
+        "| users at once | reached the crash | wall (s) | spawn | open → crash | replay to crash |",
+        "|---|---|---|---|---|---|",
+    ]
+
+    def shown(figures: dict[str, float] | None) -> str:
+        return "–" if not figures else f"{figures['p50']:.1f} / {figures['p90']:.1f} / {figures['max']:.1f}"
+
+    for g in data["groups"]:
+        rows = g["rows"]
+        out.append(
+            f"| {g['users']} | {g['reached_crash']}/{g['users']} | {g['wall_s']:.1f} | {shown(rows['spawn'])}"
+            f" | {shown(rows['open -> crash'])} | {shown(rows['replay to crash'])} |"
+        )
+    return out
+
+
+def _state(data: dict[str, Any]) -> list[str]:
+    out = [
+        f"Each demo case replayed in the recorded order from a fresh kernel, with and without the state"
+        f" probe after every step, median of {data['repeats']} runs each.",
+        "",
+        "| case | steps | tracked (s) | untracked (s) | overhead | probe payload per step, median / max |",
+        "|---|---|---|---|---|---|",
+    ]
+    out += [
+        f"| {c['name']} | {c['steps']} | {c['trackedMs'] / 1000:.2f} | {c['untrackedMs'] / 1000:.2f}"
+        f" | {100 * (c['trackedMs'] / c['untrackedMs'] - 1):.1f}% | {c['payloadMedianBytes']} B / {c['payloadMaxBytes']} B |"
+        for c in data["cases"]
+    ]
+    out.append(f"| all | | | | {100 * (data['ratio'] - 1):.1f}% | |")
+    return out
+
+
+def _bench(data: dict[str, Any]) -> list[str]:
+    per = data["perCell"]
+    out = [
+        f"Per cell, {per['cells']} trivial cells replayed by the Node runner and by nbclient:",
+        "",
+        "| runner | ms per cell |",
+        "|---|---|",
+        f"| ours, TCP_NODELAY on | {per['nodelayOnMs']:.2f} |",
+        f"| ours, TCP_NODELAY off | {per['nodelayOffMs']:.2f} |",
+        f"| nbclient | {per['nbclientMs']:.2f} |",
+        "",
+    ]
+    if data.get("descriptor"):
+        d = data["descriptor"]
+        out += [f"Loading the real descriptor ({d['cases']} cases, Node): median {d['medianMs']:.1f} ms.", ""]
+    if data.get("bundle"):
+        b = data["bundle"]
+        kind = "development" if b["dev"] else "production"
+        out += [f"Bundle: {b['total'] / 1024:.1f} KiB in {b['files']} JS files ({kind} build).", ""]
+    out += ["| case | new session → crash (s) | kernel start (s) | cells | ended |", "|---|---|---|---|---|"]
+    out += [
+        f"| {r['name']} | {r['totalMs'] / 1000:.2f} | {r['kernelStartMs'] / 1000:.2f} | {r['cells']}"
+        f" | {r['status']}{' ' + r['ename'] if r.get('ename') else ''} |"
+        for r in data["openToCrash"]
+    ]
+    out += [
+        "",
+        f"\"Check my fix\" on each fixed notebook against restart-and-run-all, median of {data['checkRepeats']}:",
+        "",
+        "| case | check (ms) | run-all (ms) | ratio | check says |",
+        "|---|---|---|---|---|",
+    ]
+    out += [
+        f"| {r['name']} | {r['checkMs']:.0f} | {r['runAllMs']:.0f} | {r['ratio']:.2f} | {_cell(r['check'])} |"
+        for r in data["checkVsRunAll"]
+    ]
+    return out
+
+
+def _browser(data: dict[str, Any]) -> list[str]:
+    out = ["| measure | value |", "|---|---|"]
+    out += [f"| {_cell(r['measure'])} | {_cell(r['value'])} |" for r in data["lines"]]
+    return out
+
+
 # What each benchmark JSON is, the command that writes it, and how to show it.
 BENCHMARKS: list[tuple[str, str, str, Callable[[Any], list[str]]]] = [
     (
@@ -249,6 +392,14 @@ BENCHMARKS: list[tuple[str, str, str, Callable[[Any], list[str]]]] = [
         "The repair check against its three corpora (mutation, fair, agents)",
         "node scripts/check-corpus.js --jobs 2 --json junobench-check-corpus.json",
         _corpus,
+    ),
+    (
+        "junobench-check-corpus-bench.json",
+        "The repair check against the plain check (fresh run and static guard) and restart-and-run-all",
+        "node scripts/check-corpus.js --bench --jobs 1 --corpora fair,agents"
+        " --cases numpy_1,numpy_2,pandas_2,sklearn_2,matplotlib_1,NBspecific_2,NBspecific_3,sklearn_3,sklearn_5"
+        " --json junobench-check-corpus-bench.json",
+        _corpus_bench,
     ),
     (
         "junobench-bench-kernel-start.json",
@@ -267,6 +418,36 @@ BENCHMARKS: list[tuple[str, str, str, Callable[[Any], list[str]]]] = [
         "An agent's run_cell through the MCP server against a direct kernel execute",
         "python scripts/benchmark-mcp.py --case numpy_1 --json junobench-bench-mcp.json",
         _mcp,
+    ),
+    (
+        "junobench-bench-fetch.json",
+        "A sparse fetch of 2 cases against a full clone of the fetch fixture",
+        "python scripts/benchmark-fetch.py --json junobench-bench-fetch.json",
+        _fetch,
+    ),
+    (
+        "junobench-bench.json",
+        "The Node runner against nbclient, a new session to the crash, Check my fix against run-all",
+        "node scripts/benchmark.js --json junobench-bench.json",
+        _bench,
+    ),
+    (
+        "junobench-bench-state.json",
+        "Replaying with and without tracking the hidden state",
+        "node scripts/benchmark-state.js --json junobench-bench-state.json",
+        _state,
+    ),
+    (
+        "junobench-bench-browser.json",
+        "In Chromium through Galata: per-cell round trip, open to crash, the 10,000-case casebook, the warm kernel",
+        "bash scripts/benchmark-browser.sh --json junobench-bench-browser.json",
+        _browser,
+    ),
+    (
+        "junobench-bench-hub.json",
+        "Learners starting at once on a local JupyterHub",
+        "python scripts/benchmark-hub.py --json junobench-bench-hub.json",
+        _hub,
     ),
     (
         "junobench-verify-demo.json",

@@ -9,7 +9,7 @@
  * another restart ends it.
  */
 import { KernelAPI } from '@jupyterlab/services';
-import type { Kernel } from '@jupyterlab/services';
+import type { Kernel, KernelMessage } from '@jupyterlab/services';
 
 import { within } from './freshSession';
 
@@ -36,21 +36,32 @@ export interface IRestartOptions {
 
 /**
  * Restart the kernel and ask it for its info; a kernel that stays silent for
- * `answerMs` is restarted again, at most `retries` times. A new websocket
+ * `answerMs` is restarted again, at most `retries` times (`recoverAfterRestart`).
+ */
+export async function restartAnswering(
+  kernel: Kernel.IKernelConnection,
+  options: IRestartOptions = {}
+): Promise<IRestartResult> {
+  await kernel.restart();
+  return recoverAfterRestart(kernel, options);
+}
+
+/**
+ * Ask a kernel that has just restarted for its info; one that stays silent
+ * for `answerMs` is restarted again, at most `retries` times. A new websocket
  * alone does not end that silence (a connection with a session of its own
  * does not answer either, measured in docs/faults.md); another restart does,
  * and loses nothing: the kernel has run nothing since the first.
  */
-export async function restartAnswering(
+export async function recoverAfterRestart(
   kernel: Kernel.IKernelConnection,
   options: IRestartOptions = {}
 ): Promise<IRestartResult> {
   const answerMs = options.answerMs ?? Private.ANSWER_MS;
   const retries = options.retries ?? Private.RETRIES;
   let silences = 0;
-  await kernel.restart();
   for (;;) {
-    if (await Private.answers(kernel, answerMs * 2 ** silences)) {
+    if (await answersFromNow(kernel, answerMs * 2 ** silences)) {
       return { silences, answered: true };
     }
     if (kernel.isDisposed || silences >= retries) {
@@ -66,23 +77,46 @@ export async function restartAnswering(
   }
 }
 
+/**
+ * Whether the kernel answers, within `ms`, a message this connection sends
+ * from now on: the `kernel_info` request sent here, or a cell run meanwhile
+ * (its `busy` status comes as soon as the kernel takes it, while a
+ * `kernel_info` request on the shell channel waits behind the cell).
+ */
+export function answersFromNow(
+  kernel: Kernel.IKernelConnection,
+  ms: number
+): Promise<boolean> {
+  const sent = new Set<string>();
+  let settle: (answered: boolean) => void = () => undefined;
+  const answered = new Promise<boolean>(resolve => (settle = resolve));
+  const onMessage = (
+    _: Kernel.IKernelConnection,
+    { msg, direction }: Kernel.IAnyMessageArgs
+  ) => {
+    if (direction === 'send') {
+      sent.add(msg.header.msg_id);
+    } else if (
+      sent.has(
+        (msg.parent_header as Partial<KernelMessage.IHeader>).msg_id ?? ''
+      )
+    ) {
+      settle(true);
+    }
+  };
+  kernel.anyMessage.connect(onMessage);
+  kernel.requestKernelInfo().then(
+    reply => reply && settle(true),
+    () => undefined
+  );
+  return within(answered, ms).finally(() =>
+    kernel.anyMessage.disconnect(onMessage)
+  );
+}
+
 namespace Private {
   /** How long one `kernel_info` request is waited for: a restarted kernel answers in well under 1 s. */
   export const ANSWER_MS = 5000;
   /** Further restarts tried before the kernel is said silent. */
   export const RETRIES = 3;
-
-  /** Whether a `kernel_info` request is answered within `ms`. */
-  export function answers(
-    kernel: Kernel.IKernelConnection,
-    ms: number
-  ): Promise<boolean> {
-    return within(
-      kernel.requestKernelInfo().then(
-        reply => !!reply,
-        () => false
-      ),
-      ms
-    );
-  }
 }
