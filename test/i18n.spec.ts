@@ -193,6 +193,19 @@ const FINDINGS: Array<[CheckFinding, string]> = [
   [
     {
       code: 'effect-noted',
+      name: 'W',
+      note: {
+        code: 'intermediate-differs',
+        aspect: 'type',
+        expectedSide: { code: 'length', len: 5 },
+        actualSide: { code: 'not-there' }
+      }
+    },
+    '`W`, which the reference fix’s cell only uses on the way to its results, differs (type: the reference has length 5, yours has not there); your results are the same: fine.'
+  ],
+  [
+    {
+      code: 'effect-noted',
       name: 'DF',
       note: { code: 'squeezed', expected: [3], actual: [1, 3] }
     },

@@ -831,12 +831,12 @@ namespace Private {
         finding: { code: 'intermediate-missing', names: missing.join(', ') }
       });
     }
-    for (const n of cmp.notes) {
-      if (n.note.code !== 'intermediate-missing') {
+    for (const { name, note } of cmp.notes) {
+      if (note.code !== 'intermediate-missing') {
         out.push({
           status: null,
           note: true,
-          finding: { code: 'effect-noted', name: n.name, note: n.note }
+          finding: { code: 'effect-noted', name, note }
         });
       }
     }

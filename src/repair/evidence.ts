@@ -1069,9 +1069,23 @@ export interface IEffectDifference {
 export interface IEffectNote {
   /** The variable. */
   name: string;
-  /** What differs: a value note, or an intermediate the learner did not keep. */
-  note: ValueNote | { code: 'intermediate-missing' };
+  /** What differs: a value note, or an intermediate the learner did not keep or keeps otherwise. */
+  note: EffectNote;
 }
+
+/**
+ * A difference that keeps the results: a value note, an intermediate the learner did not keep,
+ * or one kept in another form (another container, other values on the way: the results decide).
+ */
+export type EffectNote =
+  | ValueNote
+  | { code: 'intermediate-missing' }
+  | {
+      code: 'intermediate-differs';
+      aspect: DifferenceAspect;
+      expectedSide: ValueSide;
+      actualSide: ValueSide;
+    };
 
 /** What comparing the learner's state after the target with the reference's found. */
 export interface IEffectComparison {
@@ -1086,8 +1100,9 @@ export interface IEffectComparison {
 /**
  * Compare the learner's state after the target with what the reference's
  * target cell did: every name it created, rebound or mutated is compared, read
- * later or not; a result must be there, an intermediate the reference's cell
- * consumed itself may be missing (a note); the figures it drew are compared.
+ * later or not; a result must be there and alike, an intermediate the reference's cell
+ * consumed itself may be missing or differ (a note: the results it led to are compared); the
+ * figures it drew are compared.
  */
 export function compareEffects(
   reference: IReferenceEvidence,
@@ -1123,7 +1138,14 @@ export function compareEffects(
       expectedBefore: reference.before?.[name] ?? [],
       intermediateColumns: reference.intermediateColumns?.[name] ?? []
     });
-    if (cmp.difference) {
+    if (cmp.difference && ref.role === 'intermediate') {
+      // Only used on the way to the results, which are compared themselves.
+      const { aspect, expectedSide, actualSide } = cmp.difference;
+      out.notes.push({
+        name,
+        note: { code: 'intermediate-differs', aspect, expectedSide, actualSide }
+      });
+    } else if (cmp.difference) {
       out.differences.push({ name, difference: cmp.difference });
     } else {
       out.same.push(name);

@@ -7,8 +7,7 @@
 import { english, renderCell } from '../i18n';
 import type { ICellRef, Translate } from '../i18n';
 import { renderAspect, renderValueSide } from './evidence';
-import type { ValueSide } from './evidence';
-import type { ValueNote } from './compare';
+import type { EffectNote, ValueSide } from './evidence';
 import { typeLabel } from '../state/values';
 import { renderRunStop } from '../kernel/stop';
 import type { RunStop } from '../kernel/stop';
@@ -95,7 +94,11 @@ export type CheckFinding =
       /** The reference's cell draws figures, and yours match them. */
       figures?: boolean;
     }
-  | { code: 'effect-noted'; name: string; note: ValueNote }
+  | {
+      code: 'effect-noted';
+      name: string;
+      note: Exclude<EffectNote, { code: 'intermediate-missing' }>;
+    }
   | { code: 'intermediate-missing'; names: string }
   | { code: 'figure-differs'; expectedSide: ValueSide; actualSide: ValueSide }
   | {
@@ -699,10 +702,18 @@ function renderInterpreterChange(
  */
 export function renderNote(
   name: string,
-  note: ValueNote | { code: 'intermediate-missing' },
+  note: EffectNote,
   __: Translate = english
 ): string {
   switch (note.code) {
+    case 'intermediate-differs':
+      return __(
+        '`%1`, which the reference fix’s cell only uses on the way to its results, differs (%2: the reference has %3, yours has %4); your results are the same: fine.',
+        name,
+        renderAspect(note.aspect, __),
+        renderValueSide(note.expectedSide, __),
+        renderValueSide(note.actualSide, __)
+      );
     case 'other-type':
       return __(
         '`%1` is a %2 where the reference fix has a %3, with the same values.',

@@ -247,6 +247,30 @@ describe('referenceEvidence and compareEffects', () => {
       }).differences.map(d => [d.name, d.difference.aspect])
     ).toEqual([['model', 'fitted']]);
   });
+
+  it('notes an intermediate kept in another form, and fails a result that is', () => {
+    const ref = referenceEvidence(run(12.5), run(12.5), [], ['print(Z[:3])']);
+    const model = { type: 'sklearn.linear_model._ridge.Ridge', fitted: true };
+    const weights = { type: 'builtins.dict', len: 4 };
+    // mu (an intermediate) as a dict, the results the same: a note.
+    const kept = compareEffects(ref, { Z: { ...ARRAY }, model, mu: weights });
+    expect(kept.differences).toEqual([]);
+    expect(kept.notes).toEqual([
+      {
+        name: 'mu',
+        note: expect.objectContaining({
+          code: 'intermediate-differs',
+          aspect: 'type'
+        })
+      }
+    ]);
+    // Z (a result) as a dict: a difference.
+    expect(
+      compareEffects(ref, { Z: weights, model, mu: weights }).differences.map(
+        d => [d.name, d.difference.aspect]
+      )
+    ).toEqual([['Z', 'type']]);
+  });
 });
 
 describe('readProbeReport', () => {
