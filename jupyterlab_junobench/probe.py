@@ -241,6 +241,9 @@ def _index_digest(index):
     try:
         if index.is_unique:
             out["sortedHash"] = _text_hash(sorted(labels))
+            # 0 .. n-1 in another order: each row labelled by a position of an unlabelled value.
+            if index.dtype.kind in "iu" and len(index) and index.min() == 0 and index.max() == len(index) - 1:
+                out["positional"] = True
     except Exception:
         pass
     return out

@@ -262,6 +262,13 @@ def test_a_text_column_in_another_order_keeps_its_sorted_hash(shell, probe_view)
     assert ref["sortedHash"] != other["sortedHash"]
 
 
+def test_an_index_of_positions_in_another_order_says_so(shell, probe_view):
+    moved = probe_view("pd.Series([1.0, 2.0, 3.0], index=[2, 0, 1])")
+    assert moved["index"]["positional"] is True and moved["byLabel"]["columns"][0]["samples"] == [2.0, 3.0, 1.0]
+    assert "positional" not in probe_view("pd.Series([1.0, 2.0, 3.0], index=[7, 5, 6])")["index"]
+    assert "positional" not in probe_view("pd.Series([1.0, 2.0, 3.0], index=['2', '0', '1'])")["index"]
+
+
 def test_rounded_values_report_their_grain(shell, probe_view):
     v = probe_view("np.round(np.linspace(0, 10, 50), 1)")
     assert v["columns"][0]["grain"] == pytest.approx(0.1)

@@ -60,6 +60,8 @@ export interface IValueView {
     samples: string[];
     /** The digest of the labels in sorted order (unique labels only). */
     sortedHash?: string;
+    /** The labels are 0 to n - 1 in some order: each row labelled by its position once. */
+    positional?: boolean;
   } | null;
   /** Digests of the rows in label order (a frame or series with a non-default index). */
   byLabel?: { columns: IColumnDigest[] } | null;
@@ -216,6 +218,24 @@ export function compareViews(
   const pairs = Private.pairColumns(expected, actual, context, notes);
   if ('code' in pairs) {
     return { difference: pairs, notes };
+  }
+  if (!expected.index && actual.index?.positional && actual.byLabel) {
+    // Rows labelled by the positions of the reference's unlabelled value (a Series of the
+    // predictions per test row, sorted): the row labelled i is the reference's row i.
+    const reordered = Private.byLabel(
+      {
+        ...expected,
+        index: actual.index,
+        byLabel: { columns: expected.columns ?? [] }
+      },
+      actual,
+      pairs,
+      context,
+      te[0]
+    );
+    if (reordered) {
+      return { difference: null, notes: [...notes, ...reordered] };
+    }
   }
   if (
     expected.index &&

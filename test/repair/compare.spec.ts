@@ -207,6 +207,38 @@ describe('compareViews', () => {
     });
   });
 
+  it('takes rows labelled by the positions of an unlabelled reference in another order', () => {
+    // The reference's array of predictions; the learner's Series of them labelled by test row
+    // (0..5) and sorted by value: row label i is the reference's position i.
+    const order = [3, 0, 5, 1, 4, 2];
+    const labelled = (byLabel: number[]): IValueView => ({
+      ...view([order.map(i => A[i])], { names: ['v'] }),
+      index: {
+        hash: order.join(''),
+        n: 6,
+        samples: order.map(String),
+        sortedHash: '012345',
+        positional: true
+      },
+      byLabel: { columns: [column(byLabel, 'v')] }
+    });
+    expect(compareViews(view([A]), labelled(A), { values: true })).toEqual({
+      difference: null,
+      notes: [{ code: 'row-order' }]
+    });
+    // A value moved to another label is another result.
+    const moved = [A[1], A[0], ...A.slice(2)];
+    expect(
+      compareViews(view([A]), labelled(moved), { values: true }).difference
+    ).not.toBeNull();
+    // Labels that are not positions (ids) say nothing of the reference's order.
+    const ids = labelled(A);
+    ids.index = { ...ids.index!, positional: undefined };
+    expect(
+      compareViews(view([A]), ids, { values: true }).difference
+    ).not.toBeNull();
+  });
+
   it('takes index labels held in a column (groupby as_index=False) as the same data', () => {
     const text = (
       samples: string[],
