@@ -48,14 +48,14 @@ const kernelSpecs = [
   'cli/verify',
   'kernel/drift',
   'kernel/evidence',
-  'kernel/interpreter',
   'kernel/pristine',
   'kernel/restart',
-  'kernel/repairCheck',
   'kernel/runner',
   'kernel/warmPool',
   'model/controllers',
   'progress/serverRestart',
+  'repair/interpreterKernel',
+  'repair/repairCheck',
   'widgets/caseSidePanel'
 ].map(name => `<rootDir>/test/${name}.spec.ts`);
 

@@ -16,11 +16,11 @@ import {
   startSession,
   uniqueSuffix
 } from '../kernel/freshSession';
-import { MemoryReferenceCache, runRepairCheck } from '../kernel/repairCheck';
-import type { IFreshKernel, IReferenceCache } from '../kernel/repairCheck';
+import { MemoryReferenceCache, runRepairCheck } from '../repair/repairCheck';
+import type { IFreshKernel, IReferenceCache } from '../repair/repairCheck';
 import { readInputHistory } from '../kernel/history';
-import { scratchSetup } from '../kernel/scratchSnippets';
-import type { IScratchOptions } from '../kernel/scratchSnippets';
+import { scratchSetup } from '../repair/scratchSnippets';
+import type { IScratchOptions } from '../repair/scratchSnippets';
 import { readWorkingCopyMeta } from './workingCopy';
 import { readServerNotebook } from './workspace';
 import { renderStatus } from '../repair/findings';

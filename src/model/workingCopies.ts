@@ -9,7 +9,7 @@ import type { ISignal } from '@lumino/signaling';
 import { Signal } from '@lumino/signaling';
 
 import type { ICase } from '../casebook/types';
-import type { IReferenceCache } from '../kernel/repairCheck';
+import type { IReferenceCache } from '../repair/repairCheck';
 import type { IProgressTracker } from '../progress/interfaces';
 import { CheckController } from './checkController';
 import { ReplayController } from './replayController';

@@ -6,8 +6,8 @@
  */
 import { english, renderCell } from '../i18n';
 import type { ICellRef, Translate } from '../i18n';
-import { renderAspect, renderValueSide } from './evidence';
-import type { ValueSide } from './evidence';
+import { renderAspect, renderValueSide } from './evidenceText';
+import type { ValueSide } from './evidenceText';
 import type { ValueNote } from './compare';
 import { typeLabel } from '../state/values';
 import { renderRunStop } from '../kernel/stop';

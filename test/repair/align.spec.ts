@@ -9,7 +9,8 @@
 import { existsSync, readdirSync, readFileSync } from 'fs';
 import * as path from 'path';
 
-import { alignNotebooks, CONTENT_MATCH } from '../../src/repair/align';
+import { alignNotebooks } from '../../src/repair/align';
+import { POLICY } from '../../src/repair/policy';
 import { planCheck } from '../../src/repair/check';
 import { findTarget, sourceText } from '../../src/replay/plan';
 import type { INbCell, INotebookJSON } from '../../src/replay/types';
@@ -254,7 +255,7 @@ describe('alignNotebooks on repaired notebooks', () => {
       };
       const pair = alignNotebooks(a, { cells: b }).pairOf(2);
       expect(pair).toMatchObject({ to: 2, method: 'content' });
-      expect(pair!.similarity).toBeGreaterThanOrEqual(CONTENT_MATCH);
+      expect(pair!.similarity).toBeGreaterThanOrEqual(POLICY.cellMatch);
     }
   );
 
