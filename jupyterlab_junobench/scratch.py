@@ -48,8 +48,13 @@ import time
 VERSION = 1
 #: The check's policy (``check_policy.json``, every value with its reason): the embedding writes
 #: its values in here (``scripts/embed-probe.js``, ``check_policy.embed``), since a kernel cannot
-#: read our files. Left empty, the module fails at once.
+#: read our files; imported from the package (the container's mounts, the MCP session), the
+#: module reads the file. Left empty in a kernel, the module fails at once.
 POLICY: dict[str, float] = {}
+if not POLICY and __name__.startswith("jupyterlab_junobench."):
+    from .check_policy import values as _policy_values
+
+    POLICY = _policy_values()
 
 #: The audit event that asks the hook for its report.
 EVENT = "junobench.scratch"

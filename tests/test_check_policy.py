@@ -82,3 +82,9 @@ def test_the_corpus_validators_read_the_policy():
     a = 1000.0
     assert make_fair_corpus.diff_values(a, a * (1 + POLICY["relativeTolerance"] / 2), 0.0) == []
     assert make_fair_corpus.diff_values(a, a * (1 + POLICY["relativeTolerance"] * 2), 0.0) != []
+
+
+def test_the_scratch_module_imported_from_the_package_reads_the_file():
+    from jupyterlab_junobench import scratch  # the container's mounts and the MCP session import it
+
+    assert scratch.POLICY == POLICY and scratch.JITTER == POLICY["perturbJitter"]
