@@ -84,14 +84,14 @@ export function renderValueSide(
       return __('dtype %1', show(side.dtype));
     case 'columns':
       return side.columns.length > 1
-        ? __('columns %1', Private.list(side.columns))
-        : __('column %1', Private.list(side.columns));
+        ? __('columns %1', list(side.columns))
+        : __('column %1', list(side.columns));
     case 'no-more-columns':
       return __('no more columns');
     case 'extra-columns':
       return side.columns.length > 1
-        ? __('extra columns %1', Private.list(side.columns))
-        : __('extra column %1', Private.list(side.columns));
+        ? __('extra columns %1', list(side.columns))
+        : __('extra column %1', list(side.columns));
     case 'not-there':
       return __('not there');
     case 'attribute':
@@ -136,7 +136,7 @@ export function renderValueSide(
             side.column
           );
     case 'labels':
-      return __('labels %1', Private.list(side.labels));
+      return __('labels %1', list(side.labels));
     case 'figures':
       return __('%1 figure(s)', side.count);
     case 'figure-part':
@@ -245,11 +245,9 @@ export function renderAspect(
   }
 }
 
-namespace Private {
-  /** A list of names for a sentence, at most eight of them. */
-  export function list(names: string[]): string {
-    return names.length > 8
-      ? `${names.slice(0, 8).join(', ')}, … (${names.length})`
-      : names.join(', ');
-  }
+/** A list of names for a sentence, at most eight of them. */
+function list(names: string[]): string {
+  return names.length > 8
+    ? `${names.slice(0, 8).join(', ')}, … (${names.length})`
+    : names.join(', ');
 }
