@@ -170,9 +170,9 @@ def _grain(values):
     finite = [x for x in values if isinstance(x, float) and math.isfinite(x)]
     if not finite:
         return 0
+    tolerance = POLICY["grainTolerance"]
     for d in range(ROUND_DIGITS + 1):
         scale = 10.0 ** d
-        tolerance = POLICY["grainTolerance"]
         if all(abs(x * scale - round(x * scale)) <= tolerance * max(1.0, abs(x * scale)) for x in finite):
             return 10.0 ** -d
     return 0
