@@ -48,15 +48,15 @@ const kernelSpecs = [
   'cli/verify',
   'kernel/drift',
   'kernel/evidence',
-  'kernel/interpreter',
   'kernel/pristine',
   'kernel/restart',
   'kernel/restartWatch',
-  'kernel/repairCheck',
   'kernel/runner',
   'kernel/warmPool',
   'model/controllers',
   'progress/serverRestart',
+  'repair/interpreterKernel',
+  'repair/repairCheck',
   'widgets/caseSidePanel'
 ].map(name => `<rootDir>/test/${name}.spec.ts`);
 

@@ -51,18 +51,24 @@ import types
 #: it, and cached reference evidence made by another version is not used.
 VERSION = 8
 
+#: The check's policy (``check_policy.json``, every value with its reason): the embedding writes
+#: its values in here (``scripts/embed-probe.js``, ``check_policy.embed``), since a kernel cannot
+#: read our files. Left empty, the probe fails at once.
+POLICY: dict[str, float] = {}
 #: At most this many user names are summarised.
-MAX_NAMES = 400
+MAX_NAMES = int(POLICY["summaryNames"])
 #: Values with more elements are summarised by structure and sampled values only, never copied.
-MAX_DIGEST = 5_000_000
+MAX_DIGEST = int(POLICY["digestElements"])
 #: Sampled rows per column: the same positions for any two values with as many rows.
-SAMPLES = 32
+SAMPLES = int(POLICY["sampledRows"])
 #: A value of at most this many elements (rows x columns digested) is reported whole: every
 #: row's value, so a wrong value at any row is seen, not only at the sampled rows. Above it, the
 #: sampled rows and the digest of the whole (sums, an order-sensitive sum, extremes, NaN count).
-WHOLE = 10_000
+WHOLE = int(POLICY["wholeElements"])
 #: Columns digested one by one (a wider table reports its width and these first columns).
-MAX_COLUMNS = 512
+MAX_COLUMNS = int(POLICY["digestColumns"])
+#: Decimals looked at for the step values sit on and for the reference's roundings.
+ROUND_DIGITS = int(POLICY["roundDigits"])
 #: The builtins name of the marker function the instrumented code calls.
 HIT = "_junobench_hit"
 #: The builtins name of the function a traced cell calls before it deletes module-level names.
@@ -166,9 +172,10 @@ def _grain(values):
     finite = [x for x in values if isinstance(x, float) and math.isfinite(x)]
     if not finite:
         return 0
-    for d in range(7):
+    tolerance = POLICY["grainTolerance"]
+    for d in range(ROUND_DIGITS + 1):
         scale = 10.0 ** d
-        if all(abs(x * scale - round(x * scale)) <= 1e-6 * max(1.0, abs(x * scale)) for x in finite):
+        if all(abs(x * scale - round(x * scale)) <= tolerance * max(1.0, abs(x * scale)) for x in finite):
             return 10.0 ** -d
     return 0
 
@@ -1693,10 +1700,9 @@ def _scan_class(cls, add):
 #: that rounds such a value the other way (half up where the reference rounds half to even) is
 #: one step apart there and only there.
 _rounding = {"on": False, "count": {}, "pairs": set()}
-#: Decimals looked at (the call's own ``decimals`` is not visible to a profile function).
-ROUND_DIGITS = 6
-#: Pairs kept at most.
-MAX_PAIRS = 20000
+#: Pairs kept at most (the decimals looked at are ``ROUND_DIGITS``: the call's own ``decimals``
+#: is not visible to a profile function).
+MAX_PAIRS = int(POLICY["roundPairs"])
 
 
 def watch_rounding():
@@ -1739,16 +1745,17 @@ def _halves(value):
     except Exception:
         return
     count, pairs = _rounding["count"], _rounding["pairs"]
+    tolerance = POLICY["boundaryTolerance"]
     for d in range(ROUND_DIGITS + 1):
         scale = 10.0 ** d
         if np is not None:
             t = a * scale
             low = np.floor(t)
-            at = np.abs(t - low - 0.5) <= 1e-11 * np.maximum(1.0, np.abs(t))
+            at = np.abs(t - low - 0.5) <= tolerance * np.maximum(1.0, np.abs(t))
             ks = low[at]
         else:
             ks = [math.floor(x * scale) for x in a
-                  if abs(x * scale - math.floor(x * scale) - 0.5) <= 1e-11 * max(1.0, abs(x * scale))]
+                  if abs(x * scale - math.floor(x * scale) - 0.5) <= tolerance * max(1.0, abs(x * scale))]
         if len(ks):
             count[d] = count.get(d, 0) + len(ks)
             for k in ks[: max(0, MAX_PAIRS - len(pairs))]:

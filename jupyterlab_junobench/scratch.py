@@ -3,7 +3,7 @@
 This module is executed inside every fresh kernel of "Check my fix" (the learner's run, the
 reference runs, the live replay), before any cell runs; the TypeScript side embeds this file's
 text at build time (``scripts/embed-probe.js``) and calls ``enter`` from the kernel's setup code
-(``src/kernel/scratchSnippets.ts``).
+(``src/repair/scratchSnippets.ts``).
 
 ``enter`` copies the case folder into a folder of the kernel's own under the system's temporary
 folder, laid out as in the casebook (``<tmp>/junobench-scratch-<pid>-<token>/benchmark/<case>/``) so
@@ -46,6 +46,15 @@ import time
 
 #: Bumped whenever the report changes shape.
 VERSION = 1
+#: The check's policy (``check_policy.json``, every value with its reason): the embedding writes
+#: its values in here (``scripts/embed-probe.js``, ``check_policy.embed``), since a kernel cannot
+#: read our files; imported from the package (the container's mounts, the MCP session), the
+#: module reads the file. Left empty in a kernel, the module fails at once.
+POLICY: dict[str, float] = {}
+if not POLICY and __name__.startswith("jupyterlab_junobench."):
+    from .check_policy import values as _policy_values
+
+    POLICY = _policy_values()
 
 #: The audit event that asks the hook for its report.
 EVENT = "junobench.scratch"
@@ -292,10 +301,10 @@ def _texts(values: object, depth: int = 0) -> list[str]:
 
 
 #: How much ``perturb_inputs`` moves a decimal value: by up to this fraction of itself.
-JITTER = 0.05
+JITTER = POLICY["perturbJitter"]
 #: Input files ``perturb_inputs`` reads (comma- or tab-separated text), and at most this size.
 TABLES = (".csv", ".tsv")
-MAX_PERTURB_BYTES = 50_000_000
+MAX_PERTURB_BYTES = int(POLICY["perturbMaxBytes"])
 
 
 def _decimals(text: str) -> int | None:
@@ -307,13 +316,14 @@ def _decimals(text: str) -> int | None:
 
 
 def _measure(cells: list[str]) -> bool:
-    """Whether a column of whole numbers holds measurements (scores, counts): at least 10
-    distinct values up to 10 or more, not all distinct (an id). Labels, codes, flags and years
-    (few values) are not."""
+    """Whether a column of whole numbers holds measurements (scores, counts): at least
+    ``measureDistinct`` distinct values up to ``measureMagnitude`` or more, not all distinct (an
+    id). Labels, codes, flags and years (few values) are not."""
     if not all(re.fullmatch(r"[-+]?\d+", c.strip()) for c in cells):
         return False
     values = {int(c) for c in cells}
-    return len(values) >= 10 and max(abs(v) for v in values) >= 10 and len(values) < len(cells)
+    return (len(values) >= POLICY["measureDistinct"] and max(abs(v) for v in values) >= POLICY["measureMagnitude"]
+            and len(values) < len(cells))
 
 
 def perturb_inputs(files: list[str], seed: int) -> dict[str, list[str]]:

@@ -44,7 +44,7 @@ require(path.join(lib, 'cli/node.js')).tolerateServicesRejections();
 const { startServer } = require(path.join(lib, 'cli/server.js'));
 const { loadLocalCasebook } = require(path.join(lib, 'cli/verify.js'));
 const { checkNotebook } = require(path.join(lib, 'cli/check.js'));
-const { MemoryReferenceCache } = require(path.join(lib, 'kernel/repairCheck.js'));
+const { MemoryReferenceCache } = require(path.join(lib, 'repair/repairCheck.js'));
 const { runInFreshKernel, sessionsFor } = require(path.join(lib, 'cli/session.js'));
 const { uniqueSuffix } = require(path.join(lib, 'kernel/freshSession.js'));
 const { topToBottomPlan } = require(path.join(lib, 'replay/plan.js'));

@@ -39,6 +39,9 @@ BENCH = REPO / "demo" / "casebook" / "benchmark"
 OUT = REPO / "test" / "check-corpus"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 TOKEN = re.compile(r"[A-Za-z_]\w*|\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\"|\S")
+#: Two lines are the same statement from this token similarity on (the check's policy, read
+#: from the one file the judge and the probe read too).
+SAME_LINE = json.loads((REPO / "jupyterlab_junobench" / "check_policy.json").read_text())["sameLine"]["value"]
 
 #: Hand-written repairs per case: (variant, target cell source or a function of the notebooks,
 #: expected status, why). `{fixed}` in a source stands for the fixed target's source.
@@ -184,7 +187,7 @@ def failing_lines(source: str, line: int) -> list[int]:
     lines = source.split("\n")
     crash = lines[line - 1].strip()
     return [k + 1 for k, ln in enumerate(lines) if ln.strip() and not ln.strip().startswith("#")
-            and (k + 1 == line or dice(ln.strip(), crash) >= 0.6)]
+            and (k + 1 == line or dice(ln.strip(), crash) >= SAME_LINE)]
 
 
 def indent(text: str, pad: str = "    ") -> str:

@@ -67,6 +67,8 @@ BENCHMARK = CASEBOOK / 'benchmark'
 OUT = ROOT / 'test' / 'fair-corpus'
 RECORDING = OUT / 'recorded-sessions.json'
 MANIFEST = OUT / 'manifest.json'
+#: Two numbers are one value within this fraction (the check's policy: the judge reads the same file).
+RELATIVE_TOLERANCE = json.loads((ROOT / 'jupyterlab_junobench' / 'check_policy.json').read_text())['relativeTolerance']['value']
 
 CLASSES = (
     'fair-reference', 'fair-alternative', 'harness',
@@ -972,7 +974,7 @@ def diff_values(a: Any, b: Any, tol: float, path: str = '') -> list[str]:
     if isinstance(a, bool) or isinstance(b, bool):
         return [] if a == b else [path or '.']
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return [] if abs(a - b) <= max(tol + 1e-9, 1e-6 * max(1.0, abs(a), abs(b))) else [path]
+        return [] if abs(a - b) <= max(tol + 1e-9, RELATIVE_TOLERANCE * max(1.0, abs(a), abs(b))) else [path]
     if isinstance(a, dict) and isinstance(b, dict):
         out = []
         for k in sorted(set(a) | set(b)):

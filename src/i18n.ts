@@ -143,3 +143,20 @@ export function renderFate(
       );
   }
 }
+
+/**
+ * A byte count for messages: bytes, KB or MB (of 1024), its unit translated
+ * by `__`.
+ */
+export function formatBytes(bytes: number, __: Translate = english): string {
+  if (bytes < 1024) {
+    return __('%1 bytes', bytes);
+  }
+  if (bytes < 1024 * 1024) {
+    return __('%1 KB', (bytes / 1024).toFixed(1));
+  }
+  if (bytes < 1024 * 1024 * 1024) {
+    return __('%1 MB', (bytes / (1024 * 1024)).toFixed(1));
+  }
+  return __('%1 GB', (bytes / (1024 * 1024 * 1024)).toFixed(1));
+}

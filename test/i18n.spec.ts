@@ -14,7 +14,7 @@ import {
 } from '../src/casebook/messages';
 import { nullTranslator } from '@jupyterlab/translation';
 
-import { formatBytes } from '../src/casebook/notebook';
+import { formatBytes } from '../src/i18n';
 import {
   cellName,
   cellNamesInJSON,

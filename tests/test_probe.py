@@ -17,8 +17,12 @@ from pathlib import Path
 import pytest
 from _ipc_kernel import start_ipc_kernel
 
+from jupyterlab_junobench import check_policy
+
 REPO = Path(__file__).resolve().parent.parent
 PROBE = REPO / "jupyterlab_junobench" / "probe.py"
+#: The text a kernel runs: the check's policy written in, as the embedding does.
+PROBE_TEXT = check_policy.embed(PROBE.read_text("utf-8"))
 PY310 = Path(os.environ.get("JUNOBENCH_PY310", REPO / ".venv-py310" / "bin" / "python"))
 
 
@@ -29,7 +33,7 @@ def shell():
 
     sh = InteractiveShell.instance()
     ns = {"get_ipython": lambda: sh, "__name__": "junobench_probe"}
-    exec(compile(PROBE.read_text("utf-8"), "<junobench-check>", "exec"), ns)
+    exec(compile(PROBE_TEXT, "<junobench-check>", "exec"), ns)
     probe = types.SimpleNamespace(**ns)
     sys._junobench_check = probe
     assert probe.install()
@@ -368,7 +372,7 @@ def test_the_probe_reports_from_a_real_kernel(python, tmp_path):
             "    exec(compile(source, '<junobench-check>', 'exec'), ns)\n"
             "    sys._junobench_check = types.SimpleNamespace(**ns)\n"
             "    sys._junobench_check.install()\n"
-            f"__jb_install({PROBE.read_text('utf-8')!r})\n"
+            f"__jb_install({PROBE_TEXT!r})\n"
             "del __jb_install")
         assert execute(install, silent=True)["status"] == "ok"
         execute("import numpy as np\nvals = np.arange(4.0)")
@@ -408,7 +412,7 @@ class _Kernel:
             "    exec(compile(source, '<junobench-check>', 'exec'), ns)\n"
             "    sys._junobench_check = types.SimpleNamespace(**ns)\n"
             "    sys._junobench_check.install()\n"
-            f"__jb_install({PROBE.read_text('utf-8')!r})\n"
+            f"__jb_install({PROBE_TEXT!r})\n"
             "del __jb_install")
         assert self.execute(install, silent=True)["status"] == "ok"
 

@@ -19,15 +19,19 @@ from pathlib import Path
 import pytest
 from _ipc_kernel import start_ipc_kernel
 
+from jupyterlab_junobench import check_policy
+
 REPO = Path(__file__).resolve().parent.parent
 SCRATCH = REPO / "jupyterlab_junobench" / "scratch.py"
+#: The text a kernel runs: the check's policy written in, as the embedding does.
+SCRATCH_TEXT = check_policy.embed(SCRATCH.read_text("utf-8"))
 DEMO_CASE = REPO / "demo" / "casebook" / "benchmark" / "numpy_1"
 PY310 = Path(os.environ.get("JUNOBENCH_PY310", REPO / ".venv-py310" / "bin" / "python"))
 
 
 def _module():
     ns = {"__name__": "junobench_scratch"}
-    exec(compile(SCRATCH.read_text("utf-8"), "<junobench-scratch>", "exec"), ns)
+    exec(compile(SCRATCH_TEXT, "<junobench-scratch>", "exec"), ns)
     return types.SimpleNamespace(**ns)
 
 
@@ -117,7 +121,7 @@ class _Kernel:
             "    ns = {'__name__': 'junobench_scratch'}\n"
             "    exec(compile(source, '<junobench-scratch>', 'exec'), ns)\n"
             "    ns['enter'](*args)\n"
-            f"__jb_scratch({SCRATCH.read_text('utf-8')!r}, {self.token!r}, '.', '../..', 'numpy_1')\n"
+            f"__jb_scratch({SCRATCH_TEXT!r}, {self.token!r}, '.', '../..', 'numpy_1')\n"
             "del __jb_scratch")
         content = self.execute(setup, silent=True)
         assert content["status"] == "ok", content

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from .. import container, kernel as pinned
+from .. import check_policy, container, kernel as pinned
 
 #: The environments, best first, as ``KERNEL_ENVIRONMENTS`` in src/kernel/environment.ts.
 ENVIRONMENTS = ("container", "pinned", "server")
@@ -77,8 +77,8 @@ def installed_kernel(requested: str | None = None) -> tuple[str, str]:
 def probe_install_code() -> str:
     """Code that installs the probe (jupyterlab_junobench/probe.py) in the kernel, on ``sys``,
     leaving the user namespace alone; a kernel without IPython gets none (as
-    ``evidenceInstallCode`` in src/kernel/evidenceSnippets.ts)."""
-    source = resources.files("jupyterlab_junobench").joinpath("probe.py").read_text("utf-8")
+    ``evidenceInstallCode`` in src/kernel/evidenceSnippets.ts), with the check's policy written in."""
+    source = check_policy.embed(resources.files("jupyterlab_junobench").joinpath("probe.py").read_text("utf-8"))
     return "\n".join(
         [
             "def __jb_install(source):",

@@ -7,9 +7,8 @@
  * system's error) stay as they came; why a name is unsafe is a code too
  * (`renderNameProblem`). Pure logic.
  */
-import { english } from '../i18n';
+import { english, formatBytes } from '../i18n';
 import type { Translate } from '../i18n';
-import { formatBytes } from './notebook';
 import { renderNameProblem } from './paths';
 import type { CaseMarker, CasebookMessage, ICasebookProblem } from './types';
 

@@ -6,8 +6,7 @@
  * notebook and what is wrong with it.
  */
 
-import { english } from '../i18n';
-import type { Translate } from '../i18n';
+import { formatBytes } from '../i18n';
 import type { INotebookJSON } from '../replay/types';
 import type { ICasebookSource } from './types';
 
@@ -42,23 +41,6 @@ export function checkNotebookSize(
   if (problem !== null) {
     throw new Error(`${path}: ${problem}; it was not opened.`);
   }
-}
-
-/**
- * A byte count for messages: bytes, KB or MB (of 1024), its unit translated
- * by `__`.
- */
-export function formatBytes(bytes: number, __: Translate = english): string {
-  if (bytes < 1024) {
-    return __('%1 bytes', bytes);
-  }
-  if (bytes < 1024 * 1024) {
-    return __('%1 KB', (bytes / 1024).toFixed(1));
-  }
-  if (bytes < 1024 * 1024 * 1024) {
-    return __('%1 MB', (bytes / (1024 * 1024)).toFixed(1));
-  }
-  return __('%1 GB', (bytes / (1024 * 1024 * 1024)).toFixed(1));
 }
 
 /**

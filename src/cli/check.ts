@@ -22,15 +22,15 @@ import type {
   IEnvironmentChoice,
   KernelEnvironment
 } from '../kernel/environment';
-import { MemoryReferenceCache, runRepairCheck } from '../kernel/repairCheck';
+import { MemoryReferenceCache, runRepairCheck } from '../repair/repairCheck';
 import type {
   IFreshKernel,
   IRepairCheckResult,
   IReferenceCache,
   IStartOptions
-} from '../kernel/repairCheck';
+} from '../repair/repairCheck';
 import { PlanRunner } from '../kernel/runner';
-import { scratchSetup } from '../kernel/scratchSnippets';
+import { scratchSetup } from '../repair/scratchSnippets';
 import type { IRunResult } from '../kernel/runner';
 import { renderRunStop } from '../kernel/stop';
 import { renderFinding } from '../repair/findings';
@@ -47,8 +47,8 @@ import type {
   ILiveEvidence,
   LiveResult
 } from '../repair/check';
-import { readProbeReport } from '../repair/evidence';
-import type { IReferenceEvidence } from '../repair/evidence';
+import { readProbeReport } from '../repair/probeReport';
+import type { IReferenceEvidence } from '../repair/probeReport';
 import { cellRef } from '../i18n';
 import type { ICellRef } from '../i18n';
 import { commandKernel, ENVIRONMENT_USAGE } from './kernels';

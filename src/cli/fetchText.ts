@@ -5,7 +5,7 @@
  * worded by the renderers the panel uses (`renderFetchProgress`,
  * `renderFetchJobProblem`), its summaries are worded here (the starter is ./fetch.ts).
  */
-import { formatBytes } from '../casebook/notebook';
+import { formatBytes } from '../i18n';
 import type { ICase } from '../casebook/types';
 import {
   readFetchJobProblem,

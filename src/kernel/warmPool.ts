@@ -13,7 +13,7 @@ import { KernelAPI, ServerConnection } from '@jupyterlab/services';
 import type { Contents, Kernel } from '@jupyterlab/services';
 import { KernelConnection } from '@jupyterlab/services';
 import type { IDisposable } from '@lumino/disposable';
-import { ensureFolders } from '../model/workspace';
+import { ensureFolders } from './folders';
 
 /** A kernel kept warm. */
 export interface IWarmKernel {

@@ -25,18 +25,18 @@ import {
 import { readInputHistory } from '../kernel/history';
 import { BENCHMARK_PINS } from '../kernel/pins';
 import { isPristineKernel, probeEnvironment } from '../kernel/probe';
-import { runRepairCheck } from '../kernel/repairCheck';
+import { runRepairCheck } from '../repair/repairCheck';
 import type {
   IFreshKernel,
   IRepairCheckOptions,
   IRepairCheckResult
-} from '../kernel/repairCheck';
+} from '../repair/repairCheck';
 import { restartAnswering } from '../kernel/restart';
 import { PlanRunner, replaceableKernel } from '../kernel/runner';
 import type { IRunResult, RunnerEvent } from '../kernel/runner';
-import { scratchSetup } from '../kernel/scratchSnippets';
+import { scratchSetup } from '../repair/scratchSnippets';
 import { chdirCode } from '../kernel/snippets';
-import type { IScratchOptions } from '../kernel/scratchSnippets';
+import type { IScratchOptions } from '../repair/scratchSnippets';
 import type { Translate } from '../i18n';
 import type { IReplayPlan } from '../replay/types';
 import type { ReplayStatus } from './replayModel';

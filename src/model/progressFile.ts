@@ -7,7 +7,7 @@ import { ServerConnection } from '@jupyterlab/services';
 
 import { ProgressBackup } from '../progress/backup';
 import type { IProgressFile } from '../progress/backup';
-import { ensureFolders } from './workspace';
+import { ensureFolders } from '../kernel/folders';
 
 /**
  * The backup file of a casebook's progress: `<folder>/<casebook>/progress.json`,

@@ -12,6 +12,7 @@ import { checkNotebookSize, validateNotebook } from '../casebook/notebook';
 import { joinSafe } from '../casebook/paths';
 import type { ICase, ICasebook } from '../casebook/types';
 import type { INotebookJSON } from '../replay/types';
+import { ensureFolders } from '../kernel/folders';
 import { makeWorkingCopy, workingCopyPath } from './workingCopy';
 
 /** The workspace folder when the setting is empty or unreadable. */
@@ -164,25 +165,6 @@ export class Workspace {
   }
 
   private _contents: Contents.IManager;
-}
-
-/**
- * Create each missing folder of a server path, given as its parts
- * (`['junobench-work', 'demo']`), from the root down.
- */
-export async function ensureFolders(
-  contents: Contents.IManager,
-  parts: readonly string[]
-): Promise<void> {
-  let current = '';
-  for (const part of parts) {
-    current = PathExt.join(current, part);
-    try {
-      await contents.get(current, { content: false });
-    } catch {
-      await contents.save(current, { type: 'directory' });
-    }
-  }
 }
 
 /**

@@ -10,7 +10,7 @@ import { INotebookTracker } from '@jupyterlab/notebook';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
 import { TRANSLATION_DOMAIN } from '../i18n';
-import { MemoryReferenceCache } from '../kernel/repairCheck';
+import { MemoryReferenceCache } from '../repair/repairCheck';
 import { WorkingCopies } from '../model/workingCopies';
 import { ICasebookManager, IProgressTracker, IWorkingCopies } from '../tokens';
 import { CellMarks } from '../widgets/cellMarks';

@@ -8,6 +8,7 @@
 import { parser } from '@lezer/python';
 import { sourceText, stripMarkers } from '../replay/plan';
 import type { INbCell, INotebookJSON } from '../replay/types';
+import { POLICY } from './policy';
 
 /** How a pair of cells was matched. */
 export type AlignMethod = 'id' | 'content' | 'moved' | 'position';
@@ -54,22 +55,16 @@ export interface IAlignOptions {
   executionCounts?: boolean;
 }
 
-/** Two cells in order count as the same cell from this content similarity on. */
-export const CONTENT_MATCH = 0.45;
-
-/** A cell found elsewhere in the notebook counts as moved from this similarity on. */
-export const MOVED_MATCH = 0.85;
-
 /**
  * Align the code cells of `a` with those of `b`: (1) equal ids, in any order;
  * (2) the rest by a global alignment of their code between the id pairs that
  * keep their order (cells identical and unique on both sides first), where a
  * pair scores its content similarity (token Dice, or the share of the smaller
- * cell's token pairs found in the larger; from `CONTENT_MATCH` on), more when
+ * cell's token pairs found in the larger; from `POLICY.cellMatch` on), more when
  * it follows the previous pair, less when it is a never-run copy and a cell
  * that ran is alike, more when the cells that ran next to them are alike, and
  * two cells that ran at other times around the same neighbours pair only when
- * near-identical; (3) cells out of order, near-identical (`MOVED_MATCH`) or
+ * near-identical; (3) cells out of order, near-identical (`POLICY.movedMatch`) or
  * alike and in the same place in run order (moved); (4) what is left between
  * two aligned neighbours: empty with empty, as many with as many in order
  * (never-run empty cells aside), else by place in run order or by weak
@@ -160,7 +155,7 @@ namespace Private {
   const NEXT_TO = 0.1;
 
   /**
-   * The score of a pair of cells just `CONTENT_MATCH` alike; an identical pair
+   * The score of a pair of cells just `POLICY.cellMatch` alike; an identical pair
    * scores 1, in between in proportion.
    */
   const EVEN = 0.1;
@@ -189,9 +184,6 @@ namespace Private {
    * cell (`df.head()`) found inside a big one is weak evidence.
    */
   const SHRINK = 5;
-
-  /** Weak likeness from which two cells between the same neighbours may pair. */
-  const LOOSE_MATCH = 0.2;
 
   /**
    * Words too common in code and in the lines repairs add to tell cells apart.
@@ -672,8 +664,8 @@ namespace Private {
       const eligible = (x: number, y: number) => {
         const s = this._similarity(x, y);
         return (
-          s >= CONTENT_MATCH &&
-          (s >= MOVED_MATCH || !this._runConflict(x, y, bounds))
+          s >= POLICY.cellMatch &&
+          (s >= POLICY.movedMatch || !this._runConflict(x, y, bounds))
         );
       };
       const fresh = this._ranAlike(xs, ys, eligible);
@@ -690,7 +682,8 @@ namespace Private {
           // Barely alike is little evidence: two such pairs next to each
           // other must not outweigh one identical pair (cells swapped).
           const content =
-            EVEN + ((1 - EVEN) * (s - CONTENT_MATCH)) / (1 - CONTENT_MATCH);
+            EVEN +
+            ((1 - EVEN) * (s - POLICY.cellMatch)) / (1 - POLICY.cellMatch);
           // The evidence decides between candidates, it never unpairs.
           return Math.max(
             MIN_SCORE,
@@ -721,8 +714,8 @@ namespace Private {
           if (this._toA[y] < 0 && !cb.empty) {
             const s = this._similarity(x, y);
             if (
-              s >= MOVED_MATCH ||
-              (s >= CONTENT_MATCH && this._sameRunPlace(x, y))
+              s >= POLICY.movedMatch ||
+              (s >= POLICY.cellMatch && this._sameRunPlace(x, y))
             ) {
               candidates.push([x, y, s]);
             }
@@ -829,7 +822,7 @@ namespace Private {
       }
       rest = left();
       const alike = (x: number, y: number) =>
-        this._loose(x, y) >= LOOSE_MATCH && !this._runConflict(x, y, gap);
+        this._loose(x, y) >= POLICY.looseMatch && !this._runConflict(x, y, gap);
       const fresh = this._ranAlike(rest.a, rest.b, alike);
       const weak = sequence(
         rest.a.length,
@@ -1021,7 +1014,7 @@ namespace Private {
             : this._toB[p] === q ||
               (this._toB[p] < 0 &&
                 this._toA[q] < 0 &&
-                this._similarity(p, q) >= CONTENT_MATCH);
+                this._similarity(p, q) >= POLICY.cellMatch);
           score += linked ? RUN_ORDER : 0;
         }
       }

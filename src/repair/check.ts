@@ -24,31 +24,26 @@ import { accessFindings } from './access';
 import { cellsByCount, interpreterFindings } from './interpreter';
 import type { IInterpreterChange } from './interpreter';
 import type { IAccessEvidence, IAccessReport } from './access';
-import {
-  alignNotebooks,
-  codeTokens,
-  CONTENT_MATCH,
-  dice,
-  uncommented
-} from './align';
+import { alignNotebooks, codeTokens, dice, uncommented } from './align';
 import type { AlignMethod } from './align';
 import {
   compareEffects,
   compareInputs,
   exceptionKey,
   lineEvidence,
-  readProbeReport,
   swallowedExceptions
 } from './evidence';
+import { readProbeReport } from './probeReport';
 import type {
   IEffectReport,
   IProbeReport,
-  IReferenceEvidence,
-  IValueSummary
-} from './evidence';
+  IReferenceEvidence
+} from './probeReport';
+import type { IValueSummary } from '../state/values';
 import { cellRef } from '../i18n';
 import type { ICellRef } from '../i18n';
 import { english, renderFinding, renderStatus } from './findings';
+import { POLICY } from './policy';
 import type {
   CheckFinding,
   CheckStatus,
@@ -673,9 +668,6 @@ namespace Private {
   /** Lines that show the cell still crashes or is just commented away. */
   const COMMENT = /^\s*#/;
 
-  /** Two lines count as the same statement from this token similarity on. */
-  const SAME_LINE = 0.6;
-
   /** A finding beside the plain judgement, with the status it implies. */
   export interface IExtra {
     /** The status it implies (null: a finding in favour). */
@@ -925,7 +917,7 @@ namespace Private {
       const tokens = codeTokens(rest);
       if (
         tokens.length &&
-        targetCode.some(t => dice(t, tokens) >= CONTENT_MATCH)
+        targetCode.some(t => dice(t, tokens) >= POLICY.cellMatch)
       ) {
         return to;
       }
@@ -1194,13 +1186,13 @@ namespace Private {
 
   /**
    * How much a line is the statement `wanted`, possibly edited: their token similarity, and
-   * at least `SAME_LINE` when both assign the same target (a rewritten right-hand side).
+   * at least `POLICY.sameLine` when both assign the same target (a rewritten right-hand side).
    */
   function sameness(line: string, wanted: string): number {
     const score = lineSimilarity(line, wanted);
     const target = assigned(wanted);
     return target !== null && assigned(line) === target
-      ? Math.max(score, SAME_LINE)
+      ? Math.max(score, POLICY.sameLine)
       : score;
   }
 
@@ -1208,7 +1200,7 @@ namespace Private {
    * Whether some line is the same statement as `wanted` (possibly edited).
    */
   function holds(lines: string[], wanted: string): boolean {
-    return lines.some(l => sameness(l, wanted) >= SAME_LINE);
+    return lines.some(l => sameness(l, wanted) >= POLICY.sameLine);
   }
 
   /**
@@ -1278,7 +1270,7 @@ namespace Private {
     }
     const wanted = [
       crash,
-      ...fixedCode.filter(l => sameness(l, crash) >= SAME_LINE)
+      ...fixedCode.filter(l => sameness(l, crash) >= POLICY.sameLine)
     ];
     let best: { line: number; score: number } | null = null;
     raw.forEach((text, k) => {
@@ -1287,7 +1279,7 @@ namespace Private {
         return;
       }
       const score = Math.max(...wanted.map(w => sameness(t, w)));
-      if (score >= SAME_LINE && (!best || score > best.score)) {
+      if (score >= POLICY.sameLine && (!best || score > best.score)) {
         best = { line: k + 1, score };
       }
     });

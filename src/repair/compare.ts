@@ -5,8 +5,8 @@
  * when it is not, where it differs. Pure logic.
  *
  * The tolerance rule (docs/threat-model.md says the same in words): two
- * numbers are equal when they differ by at most 1e-6 of the larger, or by
- * 1e-9 of the column's largest magnitude. Besides, a value exactly one
+ * numbers are equal within `POLICY.relativeTolerance` of the larger or
+ * `POLICY.scaleTolerance` of the column's largest magnitude. Besides, a value exactly one
  * rounding step (`10**-d`) from the reference's is the same value only where
  * the reference rounded an unrounded value that sat half-way between the two
  * (the probe records those: `IRoundingEvidence`), so another rounding rule
@@ -14,6 +14,7 @@
  * by as many steps as the reference met such values, and no more. Anywhere
  * else one step is a wrong value.
  */
+import { POLICY } from './policy';
 
 /** One column's digest, as the probe reports it. */
 export interface IColumnDigest {
@@ -49,7 +50,7 @@ export interface IValueView {
   shape: number[];
   /** Rows and columns after squeezing size-1 dimensions and folding the rest. */
   table?: [number, number];
-  /** Per-column digests (at most the first 512 columns). */
+  /** Per-column digests (at most the first `digestColumns` columns). */
   columns?: IColumnDigest[];
   /** Whether the columns carry the value's own names (a frame). */
   names?: boolean;
@@ -298,7 +299,11 @@ export function closeNumbers(
   }
   return (
     Math.abs(x - y) <=
-    Math.max(1e-6 * Math.max(Math.abs(x), Math.abs(y)), 1e-9 * scale, 1e-300)
+    Math.max(
+      POLICY.relativeTolerance * Math.max(Math.abs(x), Math.abs(y)),
+      POLICY.scaleTolerance * scale,
+      1e-300
+    )
   );
 }
 
@@ -317,7 +322,7 @@ namespace Private {
       return false;
     }
     const d = Math.round(-Math.log10(step));
-    if (Math.abs(step - 10 ** -d) > 1e-6 * 10 ** -d) {
+    if (Math.abs(step - 10 ** -d) > POLICY.grainTolerance * 10 ** -d) {
       return false;
     }
     return boundaries(rounding).has(
@@ -327,7 +332,7 @@ namespace Private {
 
   /** Whether two values are at most one step of the column's own grain apart (0: none). */
   function onGrain(x: number, y: number, grain: number): boolean {
-    return grain > 0 && Math.abs(x - y) <= grain * (1 + 1e-6);
+    return grain > 0 && Math.abs(x - y) <= grain * (1 + POLICY.grainTolerance);
   }
 
   /**
@@ -761,7 +766,9 @@ namespace Private {
     }
     const steps = boundarySlack(rounding, rows);
     const sumSlack = (abs: number, weight: number) =>
-      1e-6 * Math.max(abs, 1e-12) + 1e-9 * scale + steps * weight;
+      POLICY.relativeTolerance * Math.max(abs, 1e-12) +
+      POLICY.scaleTolerance * scale +
+      steps * weight;
     const abs = Math.max(num(e.abs) ?? 0, num(a.abs) ?? 0);
     for (const stat of ['sum', 'wsum'] as const) {
       const x = num(e[stat]);

@@ -1,20 +1,12 @@
 /**
- * The evidence of a repair check: what the kernel-side probe
- * (`jupyterlab_junobench/probe.py`) saw of a traced cell (the units of code
- * that ran, the exceptions that passed through any cell's frames, caught ones
- * included) and of the state (what the cell created, rebound or mutated, with
- * element-wise views of array-likes, and the figures it drew), read from its
- * JSON report; and the rules that compare it with the reference fix. Pure logic.
+ * The check's evidence compared: which units of a traced cell ran, which
+ * exceptions it swallowed, what the reference's runs hold a repair to, and how
+ * a learner's values, inputs, figures and effects differ from the reference's
+ * (read in `probeReport.ts`, worded in `evidenceText.ts`). Pure logic.
  */
-import { english } from '../i18n';
-import type { Translate } from '../i18n';
-import { describeSummary, showValue } from '../state/values';
-import type { ChangeKind, IValueSummary } from '../state/values';
+import type { IValueSummary } from '../state/values';
+import { codeTokens, dice } from './align';
 import { closeNumbers, compareViews, viewsAgree } from './compare';
-import { readInterpreterReport } from './interpreter';
-
-export type { IRoundingEvidence } from './compare';
-import type { IInterpreterChange } from './interpreter';
 import type {
   IColumnDigest,
   IRoundingEvidence,
@@ -22,133 +14,24 @@ import type {
   ValueNote,
   ViewDifference
 } from './compare';
-
-export type { ChangeKind, IValueSummary } from '../state/values';
-export { describeSummary } from '../state/values';
-
-/** A statement's first and last line and its kind ('String' for a bare string literal). */
-export type StatementSpan = [number, number, string];
-
-/** An exception seen in a cell's frames while a traced cell ran. */
-export interface ITracedException {
-  /** Exception class name. */
-  ename: string;
-  /** Its message, shortened. */
-  evalue: string;
-  /** The line of the frame it passed through first. */
-  line: number;
-  /** `module.QualName` of its class (empty from an older probe). */
-  key?: string;
-  /** Whether the class is genuine: defined in a module (not a cell) and found there under its name. */
-  genuine?: boolean;
-  /** The names of its class's MRO, the class first. */
-  mro?: string[];
-  /** Whether it is one of the real StopIteration, StopAsyncIteration, GeneratorExit. */
-  benign?: boolean;
-  /** Whether that frame was the traced cell's own code (else another cell's function). */
-  inCell?: boolean;
-  /** Whether it happened in another thread than the kernel's main one. */
-  thread?: boolean;
-  /** The prompt number of the cell whose code the frame runs, when known. */
-  cellCount?: number | null;
-  /** The frame's function name (`<module>` for the cell itself). */
-  function?: string;
-}
-
-/** One unit of code of a traced cell: a statement or an evaluation point inside one. */
-export interface IUnit {
-  /** Its id in the kernel. */
-  id: number;
-  /** What kind of unit: a statement's node type, 'String', 'Call', 'IfExp.body'… */
-  kind: string;
-  /** First and last line in the cell. */
-  line: number;
-  /** Last line in the cell. */
-  endLine: number;
-  /** Whether it sits in code the cell compiled while running (a `%%time` body). */
-  nested: boolean;
-  /** Its code (normalised by Python's `ast.unparse`). */
-  text: string;
-  /** Whether its marker fired. */
-  ran: boolean;
-}
-
-/** What the tracer saw of one cell. */
-export interface ITraceReport {
-  /** Lines of the cell that ran (older probes; empty now: see `units`). */
-  lines: number[];
-  /** Exceptions raised in or through any cell's frames while the cell ran, in order. */
-  exceptions: ITracedException[];
-  /** Statements of the cell's code. */
-  spans: StatementSpan[];
-  /** Lines inside multi-line string literals. */
-  stringLines: number[];
-  /** The units of code of the cell, and whether each ran (null from an older probe). */
-  units: IUnit[] | null;
-  /** Whether the cell's code was instrumented (false: a syntax error, or no IPython). */
-  instrumented: boolean;
-}
-
-/** What a cell did to the user namespace. */
-export interface IEffectReport {
-  /** Names the cell created, rebound, mutated or deleted. */
-  changes: Record<string, ChangeKind>;
-  /** Every user name's summary after the cell. */
-  after: Record<string, IValueSummary>;
-  /** The column names of the frames before the cell (to name arrays made from them). */
-  before: Record<string, string[]>;
-  /** The figures the cell drew. */
-  figures: IFigureSummary[];
-  /** Which names the cell's code leaves as results and which it only uses as intermediates. */
-  roles: Record<string, 'result' | 'intermediate'>;
-  /** What the cell read (names it uses before assigning them), summarised before it ran. */
-  inputs?: Record<string, IValueSummary>;
-  /** Per frame the cell adds columns to: which of those columns are results, which intermediates. */
-  columnRoles?: Record<string, Record<string, 'result' | 'intermediate'>>;
-}
-
-/** The data digest of a drawn series (a line's y, bar heights, scatter offsets). */
-export type IDataDigest = Omit<IColumnDigest, 'name'> & { n: number | null };
-
-/** What a figure shows. */
-export interface IFigureSummary {
-  /** Its axes, in order. */
-  axes: Array<{
-    lines: Array<{ x: IDataDigest; y: IDataDigest; label: string }>;
-    patches: number;
-    bars: IDataDigest | null;
-    collections: IDataDigest[];
-    images: number;
-    title: string;
-    xlabel: string;
-    ylabel: string;
-  }>;
-  /** Why it could not be summarised. */
-  error?: string;
-}
-
-/** The probe's report for one cell. */
-export interface IProbeReport {
-  /** Present when the cell was traced. */
-  trace: ITraceReport | null;
-  /** Present when the namespace was summarised around the cell. */
-  effect: IEffectReport | null;
-}
-
-/**
- * Read a probe report from the kernel's JSON, or null when it is not one.
- */
-export function readProbeReport(value: unknown): IProbeReport | null {
-  if (!Private.isObject(value)) {
-    return null;
-  }
-  const trace = Private.readTrace(value.trace);
-  const effect = Private.readEffect(value.effect);
-  if (!trace && !effect) {
-    return null;
-  }
-  return { trace, effect };
-}
+import { renderValueSide } from './evidenceText';
+import type { DifferenceAspect, ValueSide } from './evidenceText';
+import { isRecord } from './probeReport';
+import type {
+  CompareMode,
+  EffectRole,
+  IDataDigest,
+  IEffectReport,
+  IFigureSummary,
+  IPerturbedEvidence,
+  IProbeReport,
+  IReferenceEffect,
+  IReferenceEvidence,
+  ITracedException,
+  ITraceReport,
+  IUnit,
+  StatementSpan
+} from './probeReport';
 
 /** Exception names a cell may raise and catch as control flow (older probes). */
 const BENIGN = new Set([
@@ -237,11 +120,11 @@ export function lineEvidence(
       unit: null
     };
   }
-  const wanted = Private.tokens(statement);
+  const wanted = codeTokens(statement);
   let best: { unit: IUnit; score: number } | null = null;
   for (const unit of holding) {
     const score = wanted.length
-      ? Private.dice(wanted, Private.tokens(unit.text))
+      ? dice(wanted, codeTokens(unit.text))
       : -(unit.endLine - unit.line);
     const better =
       !best ||
@@ -259,86 +142,6 @@ export function lineEvidence(
     inString: unit.kind === 'String' || inStringLine,
     unit
   };
-}
-
-/** Whether a name the reference target sets is one of its results or only an intermediate. */
-export type EffectRole = 'result' | 'intermediate';
-
-/** One name the reference fix's target cell changed. */
-export interface IReferenceEffect {
-  /** How the reference target changed it. */
-  change: ChangeKind;
-  /** Its summary after the reference target (first run). */
-  summary: IValueSummary;
-  /** How strictly a learner's value is compared: see `CompareMode`. */
-  mode: CompareMode;
-  /** A result must be there after the learner's target; an intermediate may be missing. */
-  role: EffectRole;
-}
-
-/**
- * How a learner's value is compared with the reference's: `values` when two
- * reference runs gave the same values (within tolerance), `structure` when
- * they only agreed on type, shape, dtype, columns and fitted state (a random
- * split or a model trained without a seed), `type` otherwise.
- */
-export type CompareMode = 'values' | 'structure' | 'type';
-
-/** What the reference fix does, from two fresh runs. */
-export interface IReferenceEvidence {
-  /** The probe version that gathered it (a cached entry of another version is not used). */
-  probe: number;
-  /** Names its target cell created, rebound or mutated. */
-  effects: Record<string, IReferenceEffect>;
-  /** Exception class keys its traced cells raise and catch themselves. */
-  caught: string[];
-  /** Names the reference fix's later cells read. */
-  usedLater: string[];
-  /** Strings the reference fix's later cells use (column names it handles itself later). */
-  laterStrings: string[];
-  /** Column names of the frames before its target, to name arrays made from them. */
-  before: Record<string, string[]>;
-  /** Columns its target adds that it only uses on the way (they may be missing). */
-  intermediateColumns?: Record<string, string[]>;
-  /** The figures its target draws, and whether their data are compared. */
-  figures: { summaries: IFigureSummary[]; values: boolean };
-  /**
-   * Whether the reproduced notebook run top to bottom in a fresh kernel crashes
-   * too (notebook-specific cases; 'unknown' when not run): when it is clean, a
-   * clean fresh run of the learner's notebook proves nothing by itself.
-   */
-  reproducedFresh?: 'clean' | 'crashes' | 'unknown';
-  /**
-   * The results of its target cell as they are at the end of its whole run (the names it
-   * still holds then), compared with the learner's at the end of theirs.
-   */
-  final?: Record<string, IReferenceEffect>;
-  /**
-   * What its runs changed in how the interpreter runs code (both runs together): a repair
-   * may make these changes too.
-   */
-  interpreter?: IInterpreterChange[];
-  /**
-   * The values its rounding calls met at a rounding boundary: where a repair's value is one
-   * rounding step from the reference's, it is the same value only there (absent: nowhere).
-   */
-  rounding?: IRoundingEvidence;
-  /**
-   * Its run on other data of the same form (the case's tables shuffled and jittered with
-   * `seed`): the results, compared by values, that were other values there. A repair whose
-   * same results stay the same on that data did not compute them from it.
-   */
-  perturbed?: IPerturbedEvidence;
-}
-
-/**
- * What the reference's results did on other data (`seed`): the results that changed, and of
- * those that are tables with named columns, the columns that changed.
- */
-export interface IPerturbedEvidence {
-  seed: number;
-  changed: string[];
-  columns: Record<string, string[]>;
 }
 
 /**
@@ -433,29 +236,6 @@ export function unchangedOnOtherData(
   return out;
 }
 
-/** The probe's rounding report, or null when it is not one. */
-export function readRounding(value: unknown): IRoundingEvidence | null {
-  if (value === null || typeof value !== 'object') {
-    return null;
-  }
-  const { count, pairs } = value as Partial<IRoundingEvidence>;
-  if (
-    !count ||
-    typeof count !== 'object' ||
-    !Object.values(count).every(n => typeof n === 'number') ||
-    !Array.isArray(pairs) ||
-    !pairs.every(
-      p =>
-        Array.isArray(p) &&
-        p.length === 2 &&
-        p.every(n => typeof n === 'number' && Number.isInteger(n))
-    )
-  ) {
-    return null;
-  }
-  return { count, pairs };
-}
-
 /**
  * How a value of the reference is compared, from two runs of it: by values where they agree,
  * else by structure where that agrees, else by type (also when the second run has no value).
@@ -539,109 +319,6 @@ export function referenceEvidence(
   };
 }
 
-/**
- * Read reference evidence back (from a cache): null when it is not evidence of
- * this probe version, so a stale or damaged entry is learned again.
- */
-export function readReferenceEvidence(
-  value: unknown,
-  probe: number
-): IReferenceEvidence | null {
-  if (!Private.isObject(value) || value.probe !== probe) {
-    return null;
-  }
-  const v = value as Partial<IReferenceEvidence>;
-  if (
-    !Private.isObject(v.effects) ||
-    !Array.isArray(v.caught) ||
-    !Array.isArray(v.usedLater) ||
-    !Array.isArray(v.laterStrings) ||
-    !Private.isObject(v.before) ||
-    !Private.isObject(v.figures) ||
-    !Array.isArray(v.figures.summaries) ||
-    (v.interpreter !== undefined &&
-      readInterpreterReport(v.interpreter)?.length !==
-        (v.interpreter as unknown[]).length) ||
-    (v.rounding !== undefined && readRounding(v.rounding) === null) ||
-    (v.perturbed !== undefined &&
-      (!Private.isObject(v.perturbed) ||
-        typeof v.perturbed.seed !== 'number' ||
-        !Array.isArray(v.perturbed.changed) ||
-        !v.perturbed.changed.every(n => typeof n === 'string') ||
-        !Private.isObject(v.perturbed.columns)))
-  ) {
-    return null;
-  }
-  for (const effect of Object.values(v.effects)) {
-    if (
-      !Private.isObject(effect) ||
-      !Private.isObject(effect.summary) ||
-      typeof effect.summary.type !== 'string' ||
-      !['values', 'structure', 'type'].includes(String(effect.mode)) ||
-      !['result', 'intermediate'].includes(String(effect.role))
-    ) {
-      return null;
-    }
-  }
-  return v as IReferenceEvidence;
-}
-
-/** The aspect in which two values differ. */
-export type DifferenceAspect =
-  | 'missing'
-  | 'type'
-  | 'shape'
-  | 'dtype'
-  | 'columns'
-  | 'fitted'
-  | 'constant'
-  | 'value'
-  | 'index'
-  | 'figure';
-
-/** One side of a value difference, as a code with parameters (see `renderValueSide`). */
-export type ValueSide =
-  | { code: 'summary'; summary: IValueSummary }
-  | { code: 'not-defined' }
-  | { code: 'shape'; shape: unknown }
-  | { code: 'dtype'; dtype: unknown }
-  | { code: 'columns'; columns: string[] }
-  | { code: 'no-more-columns' }
-  | { code: 'extra-columns'; columns: string[] }
-  | { code: 'not-there' }
-  | {
-      code: 'attribute';
-      key: 'fitted' | 'built' | 'weights' | 'params' | 'features';
-      value: unknown;
-    }
-  | { code: 'varying' }
-  | { code: 'one-value' }
-  | { code: 'value'; value: unknown }
-  | { code: 'stats'; sum: unknown; min: unknown; max: unknown }
-  | { code: 'length'; len: unknown }
-  | { code: 'other-values' }
-  | {
-      code: 'at';
-      column: string | null;
-      row: number | null;
-      value: unknown;
-    }
-  | {
-      code: 'stat';
-      column: string | null;
-      stat: 'sum' | 'order' | 'min' | 'max' | 'hash' | 'nan' | 'kind';
-      value: unknown;
-    }
-  | { code: 'labels'; labels: string[] }
-  | { code: 'figures'; count: number }
-  | {
-      code: 'figure-part';
-      figure: number;
-      axes: number;
-      part: string;
-      count: unknown;
-    };
-
 /** How a learner's value differs from the reference's. */
 export interface IValueDifference {
   /** The aspect. */
@@ -654,186 +331,6 @@ export interface IValueDifference {
   expectedSide: ValueSide;
   /** The learner's side as a code. */
   actualSide: ValueSide;
-}
-
-/**
- * One side of a value difference as words: translated by `__`, English by default.
- */
-export function renderValueSide(
-  side: ValueSide,
-  __: Translate = english
-): string {
-  const show = showValue;
-  switch (side.code) {
-    case 'summary':
-      return describeSummary(side.summary, __);
-    case 'not-defined':
-      return __('not defined');
-    case 'shape':
-      return __('shape %1', show(side.shape));
-    case 'dtype':
-      return __('dtype %1', show(side.dtype));
-    case 'columns':
-      return side.columns.length > 1
-        ? __('columns %1', Private.list(side.columns))
-        : __('column %1', Private.list(side.columns));
-    case 'no-more-columns':
-      return __('no more columns');
-    case 'extra-columns':
-      return side.columns.length > 1
-        ? __('extra columns %1', Private.list(side.columns))
-        : __('extra column %1', Private.list(side.columns));
-    case 'not-there':
-      return __('not there');
-    case 'attribute':
-      return `${renderAttribute(side.key, __)} ${show(side.value)}`;
-    case 'varying':
-      return __('values that vary');
-    case 'one-value':
-      return __('one value everywhere');
-    case 'value':
-      return show(side.value);
-    case 'stats':
-      return __(
-        'sum %1, min %2, max %3',
-        show(side.sum),
-        show(side.min),
-        show(side.max)
-      );
-    case 'length':
-      return __('length %1', show(side.len));
-    case 'other-values':
-      return __('other values');
-    case 'at':
-      return side.column === null
-        ? side.row === null
-          ? show(side.value)
-          : __('%1 at row %2', show(side.value), side.row)
-        : side.row === null
-          ? __('%1 in column %2', show(side.value), side.column)
-          : __(
-              '%1 at row %2 of column %3',
-              show(side.value),
-              side.row,
-              side.column
-            );
-    case 'stat':
-      return side.column === null
-        ? __('%1 %2', renderStat(side.stat, __), show(side.value))
-        : __(
-            '%1 %2 in column %3',
-            renderStat(side.stat, __),
-            show(side.value),
-            side.column
-          );
-    case 'labels':
-      return __('labels %1', Private.list(side.labels));
-    case 'figures':
-      return __('%1 figure(s)', side.count);
-    case 'figure-part':
-      return __(
-        'figure %1, axes %2: %3 %4',
-        side.figure,
-        side.axes,
-        renderFigurePart(side.part, __),
-        show(side.count)
-      );
-  }
-}
-
-/** The word for a statistic of a column. */
-function renderStat(
-  stat: 'sum' | 'order' | 'min' | 'max' | 'hash' | 'nan' | 'kind',
-  __: Translate
-): string {
-  switch (stat) {
-    case 'sum':
-      return __('sum');
-    case 'order':
-      return __('order-sensitive sum');
-    case 'min':
-      return __('minimum');
-    case 'max':
-      return __('maximum');
-    case 'hash':
-      return __('text digest');
-    case 'nan':
-      return __('missing values');
-    case 'kind':
-      return __('kind');
-  }
-}
-
-/** The word for a part of a figure. */
-function renderFigurePart(part: string, __: Translate): string {
-  switch (part) {
-    case 'axes':
-      return __('axes');
-    case 'lines':
-      return __('lines');
-    case 'line data':
-      return __('line data');
-    case 'bars':
-      return __('bars');
-    case 'points':
-      return __('points');
-    case 'images':
-      return __('images');
-    default:
-      return part;
-  }
-}
-
-/** The word for a model attribute the check compares. */
-function renderAttribute(
-  key: 'fitted' | 'built' | 'weights' | 'params' | 'features',
-  __: Translate
-): string {
-  switch (key) {
-    case 'features':
-      return __('input features');
-    case 'fitted':
-      return __('fitted');
-    case 'built':
-      return __('built');
-    case 'weights':
-      return __('weights');
-    case 'params':
-      return __('params');
-  }
-}
-
-/**
- * The aspect of a difference as a word: translated by `__`, English by default.
- */
-export function renderAspect(
-  aspect: DifferenceAspect | string,
-  __: Translate = english
-): string {
-  switch (aspect) {
-    case 'type':
-      return __('type');
-    case 'missing':
-      return __('missing');
-    case 'shape':
-      return __('shape');
-    case 'dtype':
-      return __('dtype');
-    case 'columns':
-      return __('columns');
-    case 'fitted':
-      return __('fitted');
-    case 'constant':
-      return __('constant');
-    case 'value':
-      return __('value');
-    case 'index':
-      return __('index');
-    case 'figure':
-      return __('figure');
-    default:
-      return aspect;
-  }
 }
 
 /** A difference from its aspect and sides, with the English words. */
@@ -1171,174 +668,17 @@ namespace Private {
     return JSON.stringify(a) === JSON.stringify(b);
   }
 
-  export function isObject(v: unknown): v is Record<string, unknown> {
-    return v !== null && typeof v === 'object' && !Array.isArray(v);
-  }
-
   export function isEffect(
     v: IEffectReport | Record<string, IValueSummary>
   ): v is IEffectReport {
-    return isObject(v.after) && isObject(v.changes);
-  }
-
-  /** A list of names for a sentence, at most eight of them. */
-  export function list(names: string[]): string {
-    return names.length > 8
-      ? `${names.slice(0, 8).join(', ')}, … (${names.length})`
-      : names.join(', ');
-  }
-
-  /** Python tokens for matching code (identifiers, numbers, strings, operators). */
-  export function tokens(code: string): string[] {
-    return (
-      code.match(/[A-Za-z_]\w*|\d+(?:\.\d+)?|'[^'\n]*'|"[^"\n]*"|[^\s\w]/g) ??
-      []
-    );
-  }
-
-  /** Dice coefficient over token multisets. */
-  export function dice(a: string[], b: string[]): number {
-    if (!a.length && !b.length) {
-      return 1;
-    }
-    const counts = new Map<string, number>();
-    a.forEach(t => counts.set(t, (counts.get(t) ?? 0) + 1));
-    let shared = 0;
-    b.forEach(t => {
-      const n = counts.get(t) ?? 0;
-      if (n > 0) {
-        shared++;
-        counts.set(t, n - 1);
-      }
-    });
-    return (2 * shared) / (a.length + b.length);
-  }
-
-  export function readTrace(v: unknown): ITraceReport | null {
-    if (!isObject(v) || !Array.isArray(v.spans)) {
-      return null;
-    }
-    const exceptions = Array.isArray(v.exceptions)
-      ? v.exceptions.filter(isObject).map(e => {
-          const out: ITracedException = {
-            ename: String(e.ename ?? ''),
-            evalue: String(e.evalue ?? ''),
-            line: Number(e.line ?? 0)
-          };
-          if (typeof e.key === 'string') {
-            out.key = e.key;
-            out.genuine = e.genuine === true;
-            out.mro = Array.isArray(e.mro) ? e.mro.map(String) : [out.ename];
-            out.benign = e.benign === true;
-            out.inCell = e.inCell !== false;
-            out.thread = e.thread === true;
-            out.cellCount =
-              typeof e.cellCount === 'number' ? e.cellCount : null;
-            out.function = typeof e.function === 'string' ? e.function : '';
-          }
-          return out;
-        })
-      : [];
-    const units = Array.isArray(v.units)
-      ? v.units.filter(isObject).map(u => ({
-          id: Number(u.id ?? -1),
-          kind: String(u.kind ?? ''),
-          line: Number(u.line ?? 0),
-          endLine: Number(u.endLine ?? u.line ?? 0),
-          nested: u.nested === true,
-          text: String(u.text ?? ''),
-          ran: u.ran === true
-        }))
-      : null;
-    return {
-      lines: Array.isArray(v.lines) ? v.lines.map(Number) : [],
-      exceptions,
-      spans: v.spans
-        .filter(s => Array.isArray(s) && s.length >= 3)
-        .map(s => [Number(s[0]), Number(s[1]), String(s[2])] as StatementSpan),
-      stringLines: Array.isArray(v.stringLines)
-        ? v.stringLines.map(Number)
-        : [],
-      units,
-      instrumented: v.instrumented !== false
-    };
-  }
-
-  export function readEffect(v: unknown): IEffectReport | null {
-    if (!isObject(v) || !isObject(v.changes) || !isObject(v.after)) {
-      return null;
-    }
-    const after: Record<string, IValueSummary> = {};
-    for (const [k, s] of Object.entries(v.after)) {
-      if (isObject(s) && typeof s.type === 'string') {
-        after[k] = s as IValueSummary;
-      }
-    }
-    const changes: Record<string, ChangeKind> = {};
-    for (const [k, c] of Object.entries(v.changes)) {
-      if (
-        c === 'created' ||
-        c === 'rebound' ||
-        c === 'mutated' ||
-        c === 'deleted'
-      ) {
-        changes[k] = c;
-      }
-    }
-    const before: Record<string, string[]> = {};
-    if (isObject(v.before)) {
-      for (const [k, s] of Object.entries(v.before)) {
-        if (isObject(s) && Array.isArray(s.columns)) {
-          before[k] = s.columns.map(String);
-        }
-      }
-    }
-    const roles: Record<string, 'result' | 'intermediate'> = {};
-    if (isObject(v.roles)) {
-      for (const [k, r] of Object.entries(v.roles)) {
-        if (r === 'result' || r === 'intermediate') {
-          roles[k] = r;
-        }
-      }
-    }
-    const figures = Array.isArray(v.figures)
-      ? (v.figures.filter(isObject) as unknown as IFigureSummary[]).map(f => ({
-          ...f,
-          axes: Array.isArray(f.axes) ? f.axes : []
-        }))
-      : [];
-    const inputs: Record<string, IValueSummary> = {};
-    if (isObject(v.inputs)) {
-      for (const [k, x] of Object.entries(v.inputs)) {
-        if (isObject(x) && typeof x.type === 'string') {
-          inputs[k] = x as IValueSummary;
-        }
-      }
-    }
-    const columnRoles: Record<
-      string,
-      Record<string, 'result' | 'intermediate'>
-    > = {};
-    if (isObject(v.columnRoles)) {
-      for (const [frame, cols] of Object.entries(v.columnRoles)) {
-        if (isObject(cols)) {
-          columnRoles[frame] = {};
-          for (const [c, r] of Object.entries(cols)) {
-            if (r === 'result' || r === 'intermediate') {
-              columnRoles[frame][c] = r;
-            }
-          }
-        }
-      }
-    }
-    return { changes, after, before, figures, roles, inputs, columnRoles };
+    return isRecord(v.after) && isRecord(v.changes);
   }
 
   /** A summary's view, when it has a usable one. */
   export function viewOf(s: IValueSummary): IValueView | null {
     const v = s.view;
     if (
-      !isObject(v) ||
+      !isRecord(v) ||
       typeof v.error === 'string' ||
       !Array.isArray(v.shape)
     ) {
@@ -1457,15 +797,11 @@ namespace Private {
     return typeof d === 'string' ? d.replace(/\d.*$/, '') : '';
   }
 
-  function same(a: unknown, b: unknown): boolean {
-    return JSON.stringify(a) === JSON.stringify(b);
-  }
-
   export function structure(
     e: IValueSummary,
     a: IValueSummary
   ): IValueDifference | null {
-    if (!same(e.shape, a.shape)) {
+    if (!sameJSON(e.shape, a.shape)) {
       return makeDifference(
         'shape',
         { code: 'shape', shape: e.shape },
@@ -1497,7 +833,7 @@ namespace Private {
       }
     }
     for (const key of ['fitted', 'built', 'weights', 'params'] as const) {
-      if (e[key] !== undefined && !same(e[key], a[key])) {
+      if (e[key] !== undefined && !sameJSON(e[key], a[key])) {
         return makeDifference(
           'fitted',
           { code: 'attribute', key, value: e[key] },
@@ -1515,10 +851,10 @@ namespace Private {
   ): IValueDifference | null {
     const varies = (s: IValueSummary) =>
       s.constant === false ||
-      (isObject(s.numeric) && s.numeric.constant === false);
+      (isRecord(s.numeric) && s.numeric.constant === false);
     const constant = (s: IValueSummary) =>
       s.constant === true ||
-      (isObject(s.numeric) && s.numeric.constant === true);
+      (isRecord(s.numeric) && s.numeric.constant === true);
     if (varies(e) && constant(a)) {
       return makeDifference(
         'constant',
@@ -1536,11 +872,11 @@ namespace Private {
     if (Array.isArray(x) && Array.isArray(y)) {
       return x.length === y.length && x.every((v, i) => close(v, y[i]));
     }
-    if (isObject(x) && isObject(y)) {
+    if (isRecord(x) && isRecord(y)) {
       const keys = new Set([...Object.keys(x), ...Object.keys(y)]);
       return [...keys].every(k => close(x[k], y[k]));
     }
-    return same(x, y);
+    return sameJSON(x, y);
   }
 
   /** Keys that carry values, compared within tolerance. */
@@ -1574,7 +910,7 @@ namespace Private {
     if (s.value !== undefined) {
       return { code: 'value', value: s.value };
     }
-    const stats = isObject(s.numeric) ? s.numeric : s;
+    const stats = isRecord(s.numeric) ? s.numeric : s;
     if (stats.sum !== undefined) {
       return { code: 'stats', sum: stats.sum, min: stats.min, max: stats.max };
     }

@@ -6,8 +6,9 @@
  */
 import { english, renderCell } from '../i18n';
 import type { ICellRef, Translate } from '../i18n';
-import { renderAspect, renderValueSide } from './evidence';
-import type { EffectNote, ValueSide } from './evidence';
+import { renderAspect, renderValueSide } from './evidenceText';
+import type { ValueSide } from './evidenceText';
+import type { EffectNote } from './evidence';
 import { typeLabel } from '../state/values';
 import { renderRunStop } from '../kernel/stop';
 import type { RunStop } from '../kernel/stop';

@@ -5,8 +5,7 @@
  */
 import * as nbformat from '@jupyterlab/nbformat';
 
-import { formatBytes } from '../casebook/notebook';
-import { english } from '../i18n';
+import { english, formatBytes } from '../i18n';
 import type { Translate } from '../i18n';
 import type { INbOutput } from './types';
 

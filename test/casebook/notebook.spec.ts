@@ -4,7 +4,6 @@
 
 import {
   checkNotebookSize,
-  formatBytes,
   MAX_NOTEBOOK_BYTES,
   parseNotebook,
   readNotebook,
@@ -12,6 +11,7 @@ import {
   validateNotebook
 } from '../../src/casebook';
 import type { ICasebookSource } from '../../src/casebook';
+import { formatBytes } from '../../src/i18n';
 import { MemoryCasebookSource } from './memorySource';
 
 const PATH = 'benchmark/pandas_1/pandas_1_reproduced.ipynb';

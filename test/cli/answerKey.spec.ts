@@ -11,7 +11,7 @@ import * as path from 'path';
 
 import { checkNotebook } from '../../src/cli/check';
 import type { ICheckReport } from '../../src/cli/check';
-import { MemoryReferenceCache } from '../../src/kernel/repairCheck';
+import { MemoryReferenceCache } from '../../src/repair/repairCheck';
 import { loadLocalCasebook } from '../../src/cli/verify';
 import type { ICasebook } from '../../src/casebook/types';
 import { sourceText } from '../../src/replay/plan';

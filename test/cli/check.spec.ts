@@ -9,7 +9,7 @@ import { tmpdir } from 'os';
 import * as path from 'path';
 
 import { checkNotebook } from '../../src/cli/check';
-import { MemoryReferenceCache } from '../../src/kernel/repairCheck';
+import { MemoryReferenceCache } from '../../src/repair/repairCheck';
 import type { ICheckReport } from '../../src/cli/check';
 import { sharedServer } from '../sharedServer';
 import type { IServerHandle } from '../../src/cli/server';

@@ -21,8 +21,9 @@ import {
 } from '../../src/kernel/evidenceSnippets';
 import { PlanRunner } from '../../src/kernel/runner';
 import type { IRunResult } from '../../src/kernel/runner';
-import { lineEvidence, readProbeReport } from '../../src/repair/evidence';
-import type { IProbeReport } from '../../src/repair/evidence';
+import { lineEvidence } from '../../src/repair/evidence';
+import { readProbeReport } from '../../src/repair/probeReport';
+import type { IProbeReport } from '../../src/repair/probeReport';
 import { recordedPlan } from '../../src/replay/plan';
 
 import { addKernelspecs, sharedServer } from '../sharedServer';

@@ -12,9 +12,9 @@ import * as path from 'path';
 import {
   alignNotebooks,
   cellSimilarity,
-  CONTENT_MATCH,
   uncommented
 } from '../../src/repair/align';
+import { POLICY } from '../../src/repair/policy';
 import { planCheck } from '../../src/repair/check';
 import { findTarget, sourceText } from '../../src/replay/plan';
 import type { INbCell, INotebookJSON } from '../../src/replay/types';
@@ -259,7 +259,7 @@ describe('alignNotebooks on repaired notebooks', () => {
       };
       const pair = alignNotebooks(a, { cells: b }).pairOf(2);
       expect(pair).toMatchObject({ to: 2, method: 'content' });
-      expect(pair!.similarity).toBeGreaterThanOrEqual(CONTENT_MATCH);
+      expect(pair!.similarity).toBeGreaterThanOrEqual(POLICY.cellMatch);
     }
   );
 

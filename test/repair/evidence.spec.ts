@@ -11,23 +11,22 @@ import {
   compareEffects,
   compareSummaries,
   lineEvidence,
-  readProbeReport,
-  readRounding,
   referenceEvidence,
   swallowedExceptions,
   unchangedOnOtherData,
   valuesMoved,
   columnMoved
 } from '../../src/repair/evidence';
+import { readProbeReport, readRounding } from '../../src/repair/probeReport';
 import type {
   CompareMode,
   IEffectReport,
   IProbeReport,
   ITracedException,
   ITraceReport,
-  IUnit,
-  IValueSummary
-} from '../../src/repair/evidence';
+  IUnit
+} from '../../src/repair/probeReport';
+import type { IValueSummary } from '../../src/state/values';
 import { cellRef } from '../../src/i18n';
 import { cellName, english, renderFinding } from '../../src/repair/findings';
 import { sourceText } from '../../src/replay/plan';

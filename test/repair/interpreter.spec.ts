@@ -10,8 +10,8 @@ import { cellRef } from '../../src/i18n';
 import type { ICellRef } from '../../src/i18n';
 import { judgeRepair, planCheck, renderVerdict } from '../../src/repair/check';
 import type { ICheckPlan } from '../../src/repair/check';
-import { readReferenceEvidence } from '../../src/repair/evidence';
-import type { IReferenceEvidence } from '../../src/repair/evidence';
+import { readReferenceEvidence } from '../../src/repair/probeReport';
+import type { IReferenceEvidence } from '../../src/repair/probeReport';
 import { renderFinding } from '../../src/repair/findings';
 import type { CheckFinding } from '../../src/repair/findings';
 import {

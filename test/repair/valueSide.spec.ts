@@ -5,13 +5,9 @@
  */
 import { english } from '../../src/i18n';
 import type { Translate } from '../../src/i18n';
-import {
-  compareEffects,
-  compareSummaries,
-  renderAspect,
-  renderValueSide
-} from '../../src/repair/evidence';
-import type { ValueSide } from '../../src/repair/evidence';
+import { compareEffects, compareSummaries } from '../../src/repair/evidence';
+import { renderAspect, renderValueSide } from '../../src/repair/evidenceText';
+import type { ValueSide } from '../../src/repair/evidenceText';
 import { renderFinding } from '../../src/repair/findings';
 
 /** A translation that upper-cases every message id: English words left lower case are leaks. */

@@ -7,9 +7,6 @@
  */
 import scratch from './scratch.generated.json';
 
-/** The scratch module's version (the report's shape). */
-export const SCRATCH_VERSION: number = scratch.version;
-
 /** Where the case lives, seen from the fresh kernel's working directory. */
 export interface IScratchOptions {
   /** The case folder: absolute, or relative to the kernel's working directory. */

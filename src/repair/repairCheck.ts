@@ -7,40 +7,43 @@
  */
 import type { Kernel } from '@jupyterlab/services';
 
-import { judgeRepair, planCheck } from '../repair/check';
+import { judgeRepair, planCheck } from './check';
 import type {
   ICheckPlan,
   ICheckVerdict,
   IRepairEvidence,
   IEnvironmentEvidence,
   ILiveEvidence
-} from '../repair/check';
-import type { ReferenceProblem } from '../repair/findings';
+} from './check';
+import type { ReferenceProblem } from './findings';
 import {
   columnDigests,
   columnMoved,
   valuesMoved,
   compareMode,
-  readProbeReport,
-  readReferenceEvidence,
-  readRounding,
   unchangedOnOtherData,
   referenceEvidence
-} from '../repair/evidence';
+} from './evidence';
+import {
+  readProbeReport,
+  readReferenceEvidence,
+  readRounding
+} from './probeReport';
 import type {
   IProbeReport,
   IReferenceEffect,
   IPerturbedEvidence,
   IReferenceEvidence,
-  IRoundingEvidence,
-  ITraceReport,
-  IValueSummary
-} from '../repair/evidence';
-import { alignNotebooks } from '../repair/align';
-import { readAccessReport } from '../repair/access';
-import { readInterpreterReport } from '../repair/interpreter';
-import type { IInterpreterChange } from '../repair/interpreter';
-import type { IAccessReport } from '../repair/access';
+  ITraceReport
+} from './probeReport';
+import type { IRoundingEvidence } from './compare';
+import type { IValueSummary } from '../state/values';
+import { alignNotebooks } from './align';
+import { POLICY } from './policy';
+import { readAccessReport } from './access';
+import { readInterpreterReport } from './interpreter';
+import type { IInterpreterChange } from './interpreter';
+import type { IAccessReport } from './access';
 import {
   recordedPlan,
   sourceText,
@@ -53,8 +56,8 @@ import type {
   IPlanStep,
   IReplayPlan
 } from '../replay/types';
-import { compareEnvironment } from './drift';
-import type { IEnvironmentProbe } from './drift';
+import { compareEnvironment } from '../kernel/drift';
+import type { IEnvironmentProbe } from '../kernel/drift';
 import {
   EVIDENCE_BASELINE_CODE,
   EVIDENCE_ENVIRONMENT_EXPRESSION,
@@ -68,12 +71,12 @@ import {
   evidenceInstallCode,
   evidenceStartCode,
   finalStateExpression
-} from './evidenceSnippets';
-import { BENCHMARK_PINS } from './pins';
-import { probeEnvironment } from './probe';
-import { PlanRunner } from './runner';
-import type { IRunResult } from './runner';
-import type { RunStop } from './stop';
+} from '../kernel/evidenceSnippets';
+import { BENCHMARK_PINS } from '../kernel/pins';
+import { probeEnvironment } from '../kernel/probe';
+import { PlanRunner } from '../kernel/runner';
+import type { IRunResult } from '../kernel/runner';
+import type { RunStop } from '../kernel/stop';
 
 /** How a fresh kernel of a check starts. */
 export interface IStartOptions {
@@ -88,12 +91,6 @@ export interface IStartOptions {
    */
   plain?: boolean;
 }
-
-/**
- * The seed of the run on other data: results that depend on the case's data change there, a
- * result typed in as a literal does not.
- */
-export const PERTURB_SEED = 1;
 
 /** A fresh kernel for one run of a check, owned by the caller. */
 export interface IFreshKernel {
@@ -777,7 +774,7 @@ namespace Private {
       options.notebookSpecific
         ? reproducedFresh(options)
         : Promise.resolve('unknown' as const),
-      runReference(plan, options, { perturb: PERTURB_SEED })
+      runReference(plan, options, { perturb: POLICY.perturbSeed })
     ]);
     const failed = runs.find(r => 'code' in r);
     if (failed && 'code' in failed) {
@@ -894,7 +891,7 @@ namespace Private {
         columns[name] = moved;
       }
     }
-    return { seed: PERTURB_SEED, changed, columns };
+    return { seed: POLICY.perturbSeed, changed, columns };
   }
 
   /** How a run with nothing of the check in its kernel ended (see `unwatchedRun`). */
@@ -920,7 +917,7 @@ namespace Private {
     return withFreshKernel<IUnwatched | null>(
       options,
       'learner',
-      perturb ? { perturb: PERTURB_SEED, plain: true } : { plain: true },
+      perturb ? { perturb: POLICY.perturbSeed, plain: true } : { plain: true },
       null,
       async (runner, fresh) => {
         const run = await runner.run(plan, { setupCode: fresh.setupCode });

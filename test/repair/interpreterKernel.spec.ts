@@ -7,7 +7,7 @@
 import {
   MemoryReferenceCache,
   runRepairCheck
-} from '../../src/kernel/repairCheck';
+} from '../../src/repair/repairCheck';
 import type { INbCell, INotebookJSON } from '../../src/replay/types';
 
 import { checkKernels, nb } from './checkKernels';

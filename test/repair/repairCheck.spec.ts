@@ -7,7 +7,7 @@
 import {
   MemoryReferenceCache,
   runRepairCheck
-} from '../../src/kernel/repairCheck';
+} from '../../src/repair/repairCheck';
 import { readInputHistory } from '../../src/kernel/history';
 import type { INbCell, INotebookJSON } from '../../src/replay/types';
 

@@ -4,7 +4,7 @@
  */
 import { KernelManager } from '@jupyterlab/services';
 
-import type { IFreshKernel } from '../../src/kernel/repairCheck';
+import type { IFreshKernel } from '../../src/repair/repairCheck';
 import type { INbCell, INotebookJSON } from '../../src/replay/types';
 
 import { sharedServer } from '../sharedServer';
