@@ -225,9 +225,10 @@ describe('junobench check', () => {
       replacement: '# Z = (data - mu) / sigma\nZ = data',
       status: 'different-effect',
       guard: [],
-      // mu and sigma are still per row, and Z is the raw data.
+      // Z is the raw data (mu and sigma, still per row, are intermediates: noted, and the
+      // result they lead to is what fails).
       first:
-        /After the target cell, `mu` differs from the reference fix’s \(shape\)/
+        /After the target cell, `Z` differs from the reference fix’s \(value\)/
     }
   ])(
     'refuses $title with exit code 1 and JSON reasons',
