@@ -93,6 +93,21 @@ export class RestartWatch implements IDisposable {
     let result;
     try {
       result = await recoverAfterRestart(kernel, options);
+      // The second websocket that takes the connection's place can come after the first
+      // answer (seen on a loaded machine): asked again a moment later, and recovered again.
+      if (result.answered && !kernel.isDisposed) {
+        await new Promise(resolve =>
+          setTimeout(resolve, this._options.settleMs ?? Private.SETTLE_MS)
+        );
+        const again = await recoverAfterRestart(kernel, {
+          ...options,
+          onSilent: n => options.onSilent?.(result!.silences + n)
+        });
+        result = {
+          silences: result.silences + again.silences,
+          answered: again.answered
+        };
+      }
     } catch {
       // The kernel is gone (shut down, or the server with it): the next Replay starts another.
       return { silences: 0, answered: false, replaced: false };
@@ -156,6 +171,8 @@ export namespace RestartWatch {
     retries?: number;
     /** How long the replacing kernel is waited for (default 60 s). */
     readyMs?: number;
+    /** How long after the first answer the kernel is asked again (default 2 s). */
+    settleMs?: number;
   }
 
   /**
@@ -184,4 +201,6 @@ export namespace RestartWatch {
 namespace Private {
   /** How long a replacing kernel has to answer. */
   export const READY_MS = 60000;
+  /** How long after its first answer a restarted kernel is asked again. */
+  export const SETTLE_MS = 2000;
 }
