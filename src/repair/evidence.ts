@@ -572,7 +572,7 @@ export interface IEffectNote {
 
 /**
  * A difference that keeps the results: a value note, an intermediate the learner did not keep,
- * or one kept in another form (another container, other values on the way: the results decide).
+ * or one kept in another container (the results it leads to decide).
  */
 export type EffectNote =
   | ValueNote
@@ -598,8 +598,8 @@ export interface IEffectComparison {
  * Compare the learner's state after the target with what the reference's
  * target cell did: every name it created, rebound or mutated is compared, read
  * later or not; a result must be there and alike, an intermediate the reference's cell
- * consumed itself may be missing or differ (a note: the results it led to are compared); the
- * figures it drew are compared.
+ * consumed itself may be missing or kept in another container (a note: the results it led to
+ * are compared); the figures it drew are compared.
  */
 export function compareEffects(
   reference: IReferenceEvidence,
@@ -635,8 +635,11 @@ export function compareEffects(
       expectedBefore: reference.before?.[name] ?? [],
       intermediateColumns: reference.intermediateColumns?.[name] ?? []
     });
-    if (cmp.difference && ref.role === 'intermediate') {
-      // Only used on the way to the results, which are compared themselves.
+    if (cmp.difference?.aspect === 'type' && ref.role === 'intermediate') {
+      // Only used on the way to the results, which are compared themselves: kept in another
+      // container (a dict of weights, a range) it is noted. Other values are not: a name the
+      // cell's own code reads later (`new_patients`, built and then shown) is an intermediate
+      // too.
       const { aspect, expectedSide, actualSide } = cmp.difference;
       out.notes.push({
         name,

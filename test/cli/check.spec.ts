@@ -225,10 +225,9 @@ describe('junobench check', () => {
       replacement: '# Z = (data - mu) / sigma\nZ = data',
       status: 'different-effect',
       guard: [],
-      // Z is the raw data (mu and sigma, still per row, are intermediates: noted, and the
-      // result they lead to is what fails).
+      // mu and sigma are still per row, and Z is the raw data.
       first:
-        /After the target cell, `Z` differs from the reference fix’s \(value\)/
+        /After the target cell, `mu` differs from the reference fix’s \(shape\)/
     }
   ])(
     'refuses $title with exit code 1 and JSON reasons',

@@ -263,6 +263,14 @@ describe('referenceEvidence and compareEffects', () => {
         })
       }
     ]);
+    // mu with other values: a difference (an intermediate read by the cell that shows it).
+    expect(
+      compareEffects(ref, {
+        Z: { ...ARRAY },
+        model,
+        mu: { type: 'numpy.ndarray', shape: [4], dtype: 'float64', sum: 2 }
+      }).differences.map(d => d.name)
+    ).toEqual(['mu']);
     // Z (a result) as a dict: a difference.
     expect(
       compareEffects(ref, { Z: weights, model, mu: weights }).differences.map(

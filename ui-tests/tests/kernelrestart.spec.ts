@@ -36,7 +36,12 @@ test.use({
   sessions: null,
   mockSettings: {
     ...galata.DEFAULT_SETTINGS,
-    'jupyterlab-junobench:replay': { warmKernel: false }
+    // A workspace of its own: the working copy it leaves is on the plain kernelspec, which
+    // goes at the end, and the other specs open the same case from the default workspace.
+    'jupyterlab-junobench:replay': {
+      warmKernel: false,
+      workspaceFolder: 'restart-work'
+    }
   }
 });
 
