@@ -26,6 +26,13 @@ export function isCanceledKernelInfo(reason: unknown): boolean {
 }
 
 /**
+ * A poll of @jupyterlab/services (the session and kernel managers' models) rejects its tick
+ * when it is disposed of; a refresh its manager started by itself (after a request failed,
+ * the server gone) may still wait on it, with nobody listening.
+ */
+const POLL_DISPOSED = /^Poll \(@jupyterlab\/services:[^)]*\) is disposed\.$/;
+
+/**
  * Whether an unhandled rejection is one that @jupyterlab/services leaves
  * behind by itself: the canceled `kernel_info` request, or the failed
  * reconnection of a connection whose kernel died and that was disposed of.
@@ -33,7 +40,9 @@ export function isCanceledKernelInfo(reason: unknown): boolean {
 export function isServicesRejection(reason: unknown): boolean {
   return (
     isCanceledKernelInfo(reason) ||
-    (reason instanceof Error && reason.message === RECONNECT_DISCONNECTED)
+    (reason instanceof Error &&
+      (reason.message === RECONNECT_DISCONNECTED ||
+        POLL_DISPOSED.test(reason.message)))
   );
 }
 
@@ -48,9 +57,11 @@ let installed = false;
  * the promise rejects with nobody listening. Likewise, when a kernel dies and
  * the server restarts it, the connection reconnects by itself, unawaited; a
  * check that then disposes of the connection rejects that reconnection ("Kernel
- * connection disconnected"). A browser logs those; Node ends the process (a
+ * connection disconnected"); and a manager disposed of while its own refresh
+ * waits on its poll rejects that ("Poll (…) is disposed": a check whose server
+ * went away, in CI). A browser logs those; Node ends the process (a
  * CI run's check corpora stopped on the first; `junobench check` on a repair
- * that calls `os._exit` on the second). Those two rejections are ignored here;
+ * that calls `os._exit` on the second). Those three rejections are ignored here;
  * any other unhandled rejection still ends the process, as Node does by
  * default, or goes to `other` when given. Installed once per process.
  */

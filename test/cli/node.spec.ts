@@ -99,9 +99,20 @@ describe('tolerateServicesRejections', () => {
     expect(guarded.stdout).toContain('still running');
   });
 
+  it("keeps the process running through a disposed manager's poll", () => {
+    const rejection =
+      "new Error('Poll (@jupyterlab/services:SessionManager#models) is disposed.')";
+    expect(run(rejection, false).status).not.toBe(0);
+    const guarded = run(rejection, true);
+    expect(guarded.stderr).toBe('');
+    expect(guarded.status).toBe(0);
+    expect(guarded.stdout).toContain('still running');
+  });
+
   it('still ends the process on any other unhandled rejection', () => {
     for (const rejection of [
       "new Error('the check failed')",
+      "new Error('Poll (my own poll) is disposed.')",
       JSON.stringify(CANCELED),
       `new Error(${JSON.stringify(CANCELED.replace('kernel_info_request', 'execute_request'))})`
     ]) {
