@@ -13,10 +13,12 @@
  * Every figure is wall time on this machine; the load average is printed with
  * them because a shared machine makes them noisy.
  *
- * Usage: node scripts/benchmark-ratios.js [--casebook demo/casebook] [--repeats 1]
+ * Usage: node scripts/benchmark-ratios.js [--casebook demo/casebook] [--repeats 1] [--json FILE]
  *        (after scripts/setup.sh and `jlpm build:lib`; papermill from requirements-dev.txt)
+ * --json FILE also writes the figures with the date, machine and command (scripts/bench_meta.py),
+ * for the docs' numbers page.
  */
-const { execFileSync } = require('child_process');
+const { execFileSync, spawnSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -29,12 +31,15 @@ const { values } = parseArgs({
   options: {
     casebook: { type: 'string', default: path.join(ROOT, 'demo', 'casebook') },
     repeats: { type: 'string', default: '1' },
+    json: { type: 'string' },
     cells: { type: 'string', default: process.env.BENCH_CELLS || '200' }
   }
 });
 const CASEBOOK = path.resolve(values.casebook);
 const REPEATS = Math.max(1, Number(values.repeats));
 const CELLS = Number(values.cells);
+/** What --json writes: each section's figures. */
+const figures = {};
 
 function load() {
   return os
@@ -116,6 +121,13 @@ async function perCell() {
     console.log(`  ours     ${ours.perCell.toFixed(2)} ms/cell, total ${ours.total.toFixed(0)} ms`);
     console.log(`  nbclient ${theirs.perCell.toFixed(2)} ms/cell, total ${theirs.total.toFixed(0)} ms`);
     console.log(`  RATIO ours/nbclient per cell ${(ours.perCell / theirs.perCell).toFixed(2)}, total ${(ours.total / theirs.total).toFixed(2)}`);
+    figures.perCell = {
+      cells: nb.cells.length,
+      oursMs: ours.perCell,
+      nbclientMs: theirs.perCell,
+      oursTotalMs: ours.total,
+      nbclientTotalMs: theirs.total
+    };
   } finally {
     fs.unlinkSync(file);
   }
@@ -141,6 +153,7 @@ function verifyVsLoops() {
   console.log(`  RATIO verify(jobs 1)/nbclient ${(m.jobs1 / m.nbclient).toFixed(2)}, verify(jobs 1)/papermill ${(m.jobs1 / m.papermill).toFixed(2)}`);
   console.log(`  RATIO verify(jobs 2)/nbclient ${(m.jobs2 / m.nbclient).toFixed(2)}, verify(jobs 2)/papermill ${(m.jobs2 / m.papermill).toFixed(2)}`);
   console.log(`  SPEED-UP jobs 2 over jobs 1: ${(m.jobs1 / m.jobs2).toFixed(2)}x (${os.cpus().length} cores)`);
+  figures.verify = { repeats: REPEATS, medianMs: m, notes };
   console.log('  (verify includes its own Jupyter server start; both Python loops start kernels directly; papermill runs top to bottom, nbclient and verify in the recorded order)');
 }
 
@@ -168,6 +181,16 @@ async function main() {
   bundle();
   await perCell();
   verifyVsLoops();
+  if (values.json) {
+    // When, where and how (scripts/bench_meta.py, as the Python benchmarks record it).
+    const argv = [path.relative(ROOT, process.argv[1]), ...process.argv.slice(2)];
+    const meta = spawnSync('python', [path.join(__dirname, 'bench_meta.py'), 'node', ...argv], { encoding: 'utf8' });
+    fs.writeFileSync(
+      values.json,
+      JSON.stringify({ meta: meta.status === 0 ? JSON.parse(meta.stdout) : null, ...figures }, null, 1)
+    );
+    console.log(`(written to ${values.json})`);
+  }
 }
 
 main().then(

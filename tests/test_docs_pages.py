@@ -183,8 +183,21 @@ def test_the_benchmarks_that_printed_only_are_read_from_their_json(tmp_path: Pat
             ],
         },
     )
+    write(
+        tmp_path,
+        "junobench-bench-ratios.json",
+        {
+            "meta": META,
+            "perCell": {"cells": 200, "oursMs": 3.0, "nbclientMs": 2.0, "oursTotalMs": 600, "nbclientTotalMs": 400},
+            "verify": {"repeats": 1, "notes": {},
+                       "medianMs": {"jobs1": 30000, "jobs2": 20000, "nbclient": 25000, "papermill": 40000}},
+        },
+    )
     page = pages.numbers_page(tmp_path)
-    for title in ("A sparse fetch", "The Node runner", "Replaying with and without", "In Chromium", "Learners starting"):
+    assert "ours 3.00 ms, nbclient 2.00 ms (ratio 1.50)" in page
+    assert "| verify --jobs 2 | 20.0 | 0.80 | 0.50 |" in page
+    for title in ("A sparse fetch", "The Node runner", "Replaying with and without", "In Chromium", "Learners starting",
+                  "Our runner and"):
         section = page.split(f"### {title}")[1].split("###")[0]
         assert "- date: 2026-12-05T01:00:00+00:00" in section and "- command: `python scripts/x.py`" in section, title
     assert "| plain files | full clone | 1.50 | 10.6 MB | 21.0 MB |" in page
@@ -194,7 +207,8 @@ def test_the_benchmarks_that_printed_only_are_read_from_their_json(tmp_path: Pat
     assert "| open→crash shown numpy_1 | 1.70 s \\| done |" in page
     assert "| 3 | 3/3 | 21.0 | 15.1 / 15.8 / 15.9 | 15.1 / 15.8 / 15.9 | – |" in page
     missing = page.split("### Not measured here yet")[1]
-    for script in ("benchmark-fetch.py", "benchmark.js", "benchmark-state.js", "benchmark-browser.sh", "benchmark-hub.py"):
+    for script in ("benchmark-fetch.py", "benchmark.js", "benchmark-state.js", "benchmark-browser.sh", "benchmark-hub.py",
+                   "benchmark-ratios.js"):
         assert script not in missing, script
 
 

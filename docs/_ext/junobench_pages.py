@@ -379,6 +379,25 @@ def _bench(data: dict[str, Any]) -> list[str]:
     return out
 
 
+def _ratios(data: dict[str, Any]) -> list[str]:
+    per, v = data["perCell"], data["verify"]
+    m = v["medianMs"]
+    return [
+        f"Per cell, {per['cells']} trivial cells: ours {per['oursMs']:.2f} ms, nbclient {per['nbclientMs']:.2f} ms"
+        f" (ratio {per['oursMs'] / per['nbclientMs']:.2f}).",
+        "",
+        f"The demo casebook verified (reproduced to the crash, fixed in full), median of {v['repeats']}:",
+        "",
+        "| run | s | against nbclient | against papermill |",
+        "|---|---|---|---|",
+        *(
+            f"| {label} | {m[key] / 1000:.1f} | {m[key] / m['nbclient']:.2f} | {m[key] / m['papermill']:.2f} |"
+            for key, label in (("jobs1", "verify --jobs 1"), ("jobs2", "verify --jobs 2"),
+                               ("nbclient", "nbclient loop"), ("papermill", "papermill loop"))
+        ),
+    ]
+
+
 def _browser(data: dict[str, Any]) -> list[str]:
     out = ["| measure | value |", "|---|---|"]
     out += [f"| {_cell(r['measure'])} | {_cell(r['value'])} |" for r in data["lines"]]
@@ -448,6 +467,12 @@ BENCHMARKS: list[tuple[str, str, str, Callable[[Any], list[str]]]] = [
         "Learners starting at once on a local JupyterHub",
         "python scripts/benchmark-hub.py --json junobench-bench-hub.json",
         _hub,
+    ),
+    (
+        "junobench-bench-ratios.json",
+        "Our runner and `junobench verify` against nbclient and papermill",
+        "node scripts/benchmark-ratios.js --json junobench-bench-ratios.json",
+        _ratios,
     ),
     (
         "junobench-verify-demo.json",
