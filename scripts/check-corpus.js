@@ -279,15 +279,12 @@ async function main() {
   if (fs.existsSync(path.join(SHARED, 'benchmark_desc.xlsx'))) {
     books.real = { dir: SHARED, root: SHARED };
   }
+  const classes = values.classes ? new Set(values.classes.split(',')) : null;
   const todo = [
     ...(corpora.has('mutation') ? mutationEntries(only) : []),
     ...(corpora.has('fair') ? fairEntries(only) : []),
     ...(corpora.has('agents') ? agentEntries(only, books) : [])
-  ];
-  if (values.classes) {
-    const classes = new Set(values.classes.split(','));
-    todo.splice(0, todo.length, ...todo.filter(e => classes.has(e.class)));
-  }
+  ].filter(e => !classes || classes.has(e.class));
   const used = new Set(todo.map(e => e.book));
   const servers = {};
   const loaded = {};

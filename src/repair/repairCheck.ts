@@ -906,7 +906,8 @@ namespace Private {
    * The learner's notebook run from a fresh kernel in the scratch copy with nothing of the
    * check in it while its cells run (no probe, no tracing, no baseline), on other data with
    * `perturb`: how it ended, and the summaries of `names` read at its end (the probe is
-   * installed only then). Null when no kernel could be started.
+   * installed only then, and only when names are asked for). Null when no kernel could be
+   * started.
    */
   export async function unwatchedRun(
     options: IRepairCheckOptions,
@@ -921,7 +922,8 @@ namespace Private {
       null,
       async (runner, fresh) => {
         const run = await runner.run(plan, { setupCode: fresh.setupCode });
-        if (run.status !== 'completed') {
+        // Nothing asked for (the run on the same data): its end is all it says.
+        if (run.status !== 'completed' || !names.length) {
           return { stop: run.stop, final: null };
         }
         const final = readFinal(

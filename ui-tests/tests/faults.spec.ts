@@ -9,7 +9,7 @@ import { expect, galata, test } from '@jupyterlab/galata';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
 import type { Locator } from '@playwright/test';
 
-import { openDemoPanel, SLOW } from './junobench';
+import { endSessionsOf, openDemoPanel, SLOW } from './junobench';
 
 /** A case no other spec edits: cells 1–5 run in order, cell 7 crashes. */
 const CASE = 'sklearn_1';
@@ -34,11 +34,7 @@ test.use({
 });
 
 test.afterEach(async ({ request }) => {
-  const response = await request.get('/api/sessions');
-  const sessions = (await response.json()) as { id: string; path: string }[];
-  for (const session of sessions.filter(s => s.path.includes(CASE))) {
-    await request.delete(`/api/sessions/${session.id}`);
-  }
+  await endSessionsOf(request, CASE);
 });
 
 /** The bits of the JupyterLab application this test reaches through `window`. */

@@ -210,6 +210,21 @@ export async function facetCount(option: Locator): Promise<number> {
 }
 
 /**
+ * End the test server's sessions of a case's working copies (their path holds the case's
+ * name), so that the next test starts that case's kernel afresh.
+ */
+export async function endSessionsOf(
+  request: APIRequestContext,
+  caseName: string
+): Promise<void> {
+  const response = await request.get('/api/sessions');
+  const sessions = (await response.json()) as { id: string; path: string }[];
+  for (const session of sessions.filter(s => s.path.includes(caseName))) {
+    await request.delete(`/api/sessions/${session.id}`);
+  }
+}
+
+/**
  * Delete the progress backup files (`junobench-work/<casebook>/progress.json`)
  * on the test server. Galata gives each test an empty state database, but the
  * backup file is a real file that outlives the test, and a page merges it in

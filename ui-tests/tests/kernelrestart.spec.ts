@@ -16,7 +16,7 @@ import * as path from 'path';
 import { expect, galata, test } from '@jupyterlab/galata';
 import type { IJupyterLabPageFixture } from '@jupyterlab/galata';
 
-import { openDemoCase, replayButton, SLOW } from './junobench';
+import { endSessionsOf, openDemoCase, replayButton, SLOW } from './junobench';
 
 /** A case whose replay is short: a NameError in its fourth cell. */
 const CASE = 'NBspecific_1';
@@ -63,11 +63,7 @@ test.afterAll(() => {
 });
 
 test.afterEach(async ({ request }) => {
-  const response = await request.get('/api/sessions');
-  const sessions = (await response.json()) as { id: string; path: string }[];
-  for (const session of sessions.filter(s => s.path.includes(CASE))) {
-    await request.delete(`/api/sessions/${session.id}`);
-  }
+  await endSessionsOf(request, CASE);
 });
 
 /** The bits of the JupyterLab application this test reaches through `window`. */
